@@ -1,0 +1,41 @@
+# Two commands a newcomer needs: `make sim` and `make test`. Everything else is a step of those.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py
+
+.PHONY: setup test sim lint portability pytest bench screenshots clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-fund --no-audit --silent
+	touch $(NODE_STAMP)
+
+setup: $(STAMP) $(NODE_STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+portability: $(STAMP)
+	$(BIN)/python -m lunchbox.portability $(PORTABLE)
+
+pytest: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test: lint portability pytest
+
+sim: $(STAMP)
+	$(BIN)/lunchbox sim $(SIM_ARGS)
+
+bench: $(STAMP) $(NODE_STAMP)
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache

@@ -1,0 +1,85 @@
+"""Drive the real MicroPython interpreter (WebAssembly port from npm) from pytest."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "tests" / "mp" / "runner.mjs"
+PORTABLE_TESTS = ROOT / "tests" / "portable"
+# The portable code: what the lane loads (as /lib/<name>) and the portability check covers.
+PORTABLE_LIBS = (ROOT / "shared_rules", ROOT / "firmware" / "companion")
+# A Pico running CircuitPython has about 190 KB free; run with little more than that so code
+# that needs a PC's heap fails here, not at the table.
+DEFAULT_HEAP = 256 * 1024
+
+
+class LaneResult:
+    def __init__(self, output, returncode):
+        self.output = output
+        self.returncode = returncode
+        self.passed = []
+        self.failed = {}  # name -> MicroPython traceback
+        self.empty = False
+        name, lines = None, []
+        for line in output.splitlines():
+            if line.startswith("@@PASS "):
+                self.passed.append(line[7:])
+            elif line.startswith("@@FAIL ") or line.startswith("@@IMPORTFAIL "):
+                name, lines = line.split(" ", 1)[1], []
+            elif line == "@@END" and name is not None:
+                self.failed[name] = "\n".join(lines)
+                name = None
+            elif line.startswith("@@EMPTY "):
+                self.empty = True
+            elif name is not None:
+                lines.append(line)
+        if "@@CRASH" in output or returncode not in (0,):
+            self.failed.setdefault("<interpreter>", output)
+
+    def report(self):
+        return "\n\n".join(
+            "{} failed on MicroPython:\n{}".format(n, tb) for n, tb in sorted(self.failed.items())
+        )
+
+
+def node():
+    exe = shutil.which("node")
+    if exe is None:
+        raise RuntimeError("Node.js is needed for the MicroPython lane (make test installs the rest)")
+    return exe
+
+
+def run(libs=PORTABLE_LIBS, tests_dir=None, module=None, imports=(), code=None, heap=DEFAULT_HEAP,
+        timeout=600):
+    cmd = [node(), str(RUNNER), "--heap", str(heap)]
+    for lib in libs:
+        cmd += ["--lib", str(lib)]
+    if tests_dir is not None:
+        cmd += ["--tests", str(tests_dir)]
+    if module is not None:
+        cmd += ["--module", module]
+    for name in imports:
+        cmd += ["--import", name]
+    if code is not None:
+        cmd += ["--code", code]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=str(ROOT),
+                          env=dict(os.environ))
+    return LaneResult(proc.stdout + proc.stderr, proc.returncode)
+
+
+def portable_modules(libs=PORTABLE_LIBS):
+    """Dotted names of every .py module under the portable libs, as the lane imports them."""
+    names = []
+    for lib in libs:
+        base = Path(lib)
+        for path in sorted(base.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            rel = path.relative_to(base.parent).with_suffix("")
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            names.append(".".join(parts))
+    return names
