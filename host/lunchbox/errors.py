@@ -1,0 +1,15 @@
+"""The one error type commands raise: `main` prints it once, with its hint, and exits non-zero."""
+
+
+class LunchboxError(Exception):
+    """A problem the user can act on. ``hint`` says how to fix it."""
+
+    exit_code = 1
+
+    def __init__(self, message, hint=None):
+        super().__init__(message)
+        self.hint = hint
+
+
+class UsageError(LunchboxError):
+    exit_code = 2
