@@ -1,0 +1,149 @@
+"""The portability check (and the MicroPython lane) catch what a Pico would reject."""
+
+import textwrap
+
+import pytest
+
+import mplane
+from lunchbox import cli
+from lunchbox.portability import check_paths, check_source
+
+
+def rules(src):
+    return check_source(textwrap.dedent(src), "shared_rules/x.py", rules_code=True)
+
+
+def rule_ids(src):
+    return [f.rule for f in rules(src)]
+
+
+def make_tree(tmp_path, name, src):
+    pkg = tmp_path / "shared_rules"
+    pkg.mkdir(exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / name).write_text(textwrap.dedent(src))
+    return pkg
+
+
+@pytest.mark.parametrize(
+    "name, src, rule, words",
+    [
+        ("dc.py", "from dataclasses import dataclass\n@dataclass\nclass A:\n    x: int = 0\n",
+         "forbidden-import", "dataclass"),
+        ("order.py", "def first(d):\n    d = {'a': 1, 'b': 2}\n    for k in d:\n        return k\n",
+         "dict-order", "dict or set"),
+        ("ljust.py", "def pad(s):\n    return s.ljust(8)\n", "str-method", "ljust"),
+        ("matchy.py", "def f(x):\n    match x:\n        case 1:\n            return 2\n", "syntax",
+         "match"),
+    ],
+)
+def test_command_fails_naming_file_and_problem(tmp_path, capsys, name, src, rule, words):
+    pkg = make_tree(tmp_path, name, src)
+    code = cli.main(["portability", str(pkg)])
+    out = capsys.readouterr()
+    assert code == 1
+    line = [x for x in out.out.splitlines() if name in x]
+    assert line, out.out
+    assert "[{}]".format(rule) in line[0] and words in line[0]
+    assert "problem(s)" in out.err
+
+
+def test_module_that_does_not_compile_on_micropython_fails_the_lane(tmp_path):
+    pkg = make_tree(tmp_path, "matchy.py",
+                    "def f(x):\n    match x:\n        case 1:\n            return 2\n")
+    result = mplane.run(libs=[pkg], imports=["shared_rules.matchy"])
+    assert "shared_rules.matchy" in result.failed
+    tb = result.failed["shared_rules.matchy"]
+    assert "/lib/shared_rules/matchy.py" in tb and "SyntaxError" in tb
+
+
+def test_lane_reports_a_failing_portable_test_with_micropython_traceback(tmp_path):
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_bad.py").write_text("def test_ok():\n    pass\n\ndef test_no():\n    assert 1 == 2, 'nope'\n")
+    result = mplane.run(libs=[], tests_dir=tests, module="test_bad")
+    assert result.passed == ["test_ok"]
+    assert "AssertionError" in result.failed["test_no"] and "nope" in result.failed["test_no"]
+
+
+def test_clean_module_passes():
+    assert rules("""
+        try:
+            from typing import List
+        except ImportError:
+            pass
+        from shared_rules._compat import const
+        X = const(3)
+        def f(d, items):
+            total = sum(v for v in d.values())
+            for k in sorted(d):
+                total += d[k]
+            n = int.from_bytes(b"ab", "big")
+            return "{:>4}".format(total + n + len(items) // 2)
+    """) == []
+
+
+@pytest.mark.parametrize("src, rule", [
+    ("import enum\n", "forbidden-import"),
+    ("import abc\n", "forbidden-import"),
+    ("from functools import reduce\n", "forbidden-import"),
+    ("import itertools\n", "forbidden-import"),
+    ("import random\n", "forbidden-import"),
+    ("from typing import List\n", "typing-outside-try"),
+    ("from collections import defaultdict\n", "forbidden-import"),
+    ("import time\n", "forbidden-import"),
+    ("x = 'a'.zfill(3)\n", "str-method"),
+    ("x = 'a'.removeprefix('b')\n", "str-method"),
+    ("x = (5).bit_length()\n", "int-method"),
+    ("x = int.from_bytes(b'a', byteorder='big')\n", "int-bytes"),
+    ("x = int.from_bytes(b'a')\n", "int-bytes"),
+    ("x = (5).to_bytes(2, 'big', True)\n", "int-bytes"),
+    ("x = (5).to_bytes(2, 'big', signed=True)\n", "int-bytes"),
+    ("y = 1\nx = f'{y=}'\n", "fstring"),
+    ("y = 1\nx = f'{y!a}'\n", "fstring"),
+    ("import struct\nx = struct.pack('<B H', 1, 2)\n", "struct-format"),
+    ("x = 1.5\n", "float"),
+    ("x = 3 / 2\n", "float"),
+    ("s = {1, 2}\nx = list(s)\n", "dict-order"),
+    ("d = {}\nx = [k for k in d]\n", "dict-order"),
+    ("def f(d):\n    return [v for v in d.items()]\n", "dict-order"),
+    ("def f(d):\n    for k, v in d.items():\n        print(k)\n", "dict-order"),
+    ("s = set()\nx = s.pop()\n", "dict-order"),
+    ("x = ','.join({'a': 1})\n", "dict-order"),
+    ("class A:\n    def __init__(self):\n        self.m = {}\n    def f(self):\n"
+     "        return [k for k in self.m]\n", "dict-order"),
+])
+def test_each_rule(src, rule):
+    assert rule in rule_ids(src), rules(src)
+
+
+def test_order_free_uses_and_equality_operators_pass():
+    assert rule_ids("""
+        def f(d, s, x):
+            a = sorted(d.items())
+            b = max(v for v in d.values())
+            c = {k: 1 for k in s}
+            e = len(set(s))
+            ok = f"{x == 1}" + f"{x!r}" + f"{{x=}}"
+            return a, b, c, e, ok
+    """) == []
+
+
+def test_suppression_comment():
+    assert rule_ids("def f(d):\n    for k in d.keys():  # portable: ok order-free count\n        pass\n") == []
+
+
+def test_floats_allowed_outside_rules():
+    assert check_source("x = 0.5\n", "firmware/companion/core/x.py", rules_code=False) == []
+
+
+def test_missing_path_is_reported(tmp_path):
+    files, findings = check_paths([tmp_path / "nope"])
+    assert files == [] and findings[0].rule == "missing"
+
+
+def test_the_project_itself_is_portable():
+    files, findings = check_paths([mplane.ROOT / "shared_rules",
+                                   mplane.ROOT / "firmware" / "companion" / "core"])
+    assert files
+    assert not findings, "\n".join(str(f) for f in findings)
