@@ -1,7 +1,6 @@
 """The PRNG yields the same sequence on CPython and MicroPython (this module runs in both)."""
 
 from _harness import raises
-
 from shared_rules._compat import Rng, const
 
 # Computed once and frozen: a change here breaks every saved seed, so it must be deliberate.
