@@ -1,5 +1,5 @@
 # Two commands a newcomer needs: `make sim` and `make test`. Everything else is a step of those.
-PY ?= python3.11
+PY ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
