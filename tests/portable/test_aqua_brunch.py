@@ -3,7 +3,6 @@
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
-
 from shared_rules.aqua_brunch import (
     CARDS,
     DECK_COUNTS,
