@@ -1,0 +1,226 @@
+"""UF2 firmware files: check one before it goes anywhere near a bootloader drive.
+
+A UF2 file is a run of 512-byte blocks (Microsoft's uf2 spec): two start magics, flags,
+target address, payload size, block number, block count, family id (when flag 0x2000 is
+set), up to 476 bytes of payload and an end magic. The RP2 bootloaders write whatever a
+well-formed block says, so a wrong-family or truncated file is refused here, before writing.
+"""
+
+import struct
+
+from .errors import LunchboxError
+
+BLOCK = 512
+MAGIC_START0 = 0x0A324655
+MAGIC_START1 = 0x9E5D5157
+MAGIC_END = 0x0AB16F30
+MAX_PAYLOAD = 476
+
+FLAG_NOT_MAIN_FLASH = 0x00000001
+FLAG_FILE_CONTAINER = 0x00001000
+FLAG_FAMILY_ID = 0x00002000
+
+RP2040 = 0xE48BFF56
+RP2XXX_ABSOLUTE = 0xE48BFF57  # picotool's extra block for the RP2350-E10 erratum
+RP2350_ARM_S = 0xE48BFF59
+RP2350_RISCV = 0xE48BFF5A
+RP2350_ARM_NS = 0xE48BFF5B
+
+FAMILY_NAMES = {
+    RP2040: "RP2040",
+    RP2XXX_ABSOLUTE: "RP2XXX absolute",
+    RP2350_ARM_S: "RP2350 Arm secure",
+    RP2350_RISCV: "RP2350 RISC-V",
+    RP2350_ARM_NS: "RP2350 Arm non-secure",
+    0x68ED2B88: "SAMD21",
+    0x55114460: "SAMD51",
+    0xADA52840: "nRF52840",
+    0xC47E5767: "ESP32-S3",
+    0xBFDD4EEE: "ESP32-S2",
+}
+
+# chip -> (families that may carry the firmware, families allowed beside them)
+CHIP_FAMILIES = {
+    "RP2040": ((RP2040,), ()),
+    "RP2350": ((RP2350_ARM_S, RP2350_RISCV, RP2350_ARM_NS), (RP2XXX_ABSOLUTE,)),
+}
+
+FLASH_BASE = 0x10000000
+FLASH_MAX = 16 * 1024 * 1024  # the RP2 XIP window; a Pico has 2 MB, a Pico 2 has 4 MB
+# CircuitPython for RP2 is well over a megabyte; anything below this is not a firmware image.
+MIN_PAYLOAD = 64 * 1024
+
+_HEADER = struct.Struct("<8I")
+
+
+class UF2Error(LunchboxError):
+    """A UF2 file that must not be written."""
+
+
+def family_name(family):
+    return FAMILY_NAMES.get(family, "unknown family 0x{:08X}".format(family))
+
+
+class UF2Info:
+    """What validate() learned: enough to print and to match a bootloader."""
+
+    def __init__(self, chip, families, blocks, payload_bytes, low, high):
+        self.chip = chip
+        self.families = families
+        self.blocks = blocks
+        self.payload_bytes = payload_bytes
+        self.low = low
+        self.high = high
+
+    def describe(self):
+        return "{} UF2, {} blocks, {} KiB of flash at 0x{:08X}-0x{:08X}".format(
+            self.chip, self.blocks, self.payload_bytes // 1024, self.low, self.high
+        )
+
+
+def _fail(message, hint=None):
+    raise UF2Error(message, hint=hint or "use a CircuitPython .uf2 from circuitpython.org "
+                   "for your board, downloaded completely")
+
+
+def _not_uf2(data):
+    if data[:2] == b"PK":
+        return "it is a zip archive, not a UF2 (unzip it first?)"
+    if data[:1] == b":":
+        return "it looks like an Intel HEX file, not a UF2"
+    if data[:4] in (b"<!DO", b"<htm", b"<HTM"):
+        return "it is a web page, not a UF2 (the download saved an error page?)"
+    return "block 0 does not start with the UF2 magic numbers: not a UF2 file"
+
+
+def validate(data, chip=None, min_payload=MIN_PAYLOAD):
+    """Check ``data`` (bytes) as a UF2 firmware image; return a UF2Info or raise UF2Error.
+
+    ``chip`` ("RP2040" / "RP2350"), when given, must match the file's family id.
+    """
+    if chip is not None and chip not in CHIP_FAMILIES:
+        raise UF2Error("unknown chip {!r}".format(chip), hint="use RP2040 or RP2350")
+    size = len(data)
+    if size == 0:
+        _fail("the file is empty")
+    if size % BLOCK:
+        if size > BLOCK and struct.unpack_from("<2I", data, 0) == (MAGIC_START0, MAGIC_START1):
+            _fail("the file is {} bytes, not a whole number of 512-byte blocks: it is "
+                  "truncated (last block has {} bytes)".format(size, size % BLOCK))
+        if size < BLOCK:
+            _fail("the file is {} bytes, shorter than one 512-byte UF2 block".format(size))
+        _fail("the file is {} bytes, not a whole number of 512-byte blocks".format(size))
+    if size > 2 * FLASH_MAX:
+        _fail("the file is {} MiB, too big for any RP2 flash".format(size >> 20))
+
+    groups = {}  # family -> {"count": numBlocks, "seen": set of blockNo}
+    written = {}  # target address -> block index (overlap check)
+    payload_bytes = 0
+    low = high = None
+    for index in range(size // BLOCK):
+        off = index * BLOCK
+        m0, m1, flags, addr, psize, block_no, count, family = _HEADER.unpack_from(data, off)
+        (m_end,) = struct.unpack_from("<I", data, off + BLOCK - 4)
+        if m0 != MAGIC_START0 or m1 != MAGIC_START1:
+            if index == 0:
+                _fail(_not_uf2(data))
+            _fail("block {} has wrong start magic numbers: the file is corrupt".format(index))
+        if m_end != MAGIC_END:
+            _fail("block {} has a wrong end magic number: the file is corrupt".format(index))
+        if flags & FLAG_FILE_CONTAINER:
+            _fail("block {} is a file-container block: this UF2 packs files, "
+                  "not firmware".format(index))
+        if not flags & FLAG_FAMILY_ID:
+            _fail("block {} has no family id, so it cannot be checked against the "
+                  "chip".format(index))
+        if psize == 0 or psize > MAX_PAYLOAD:
+            _fail("block {} claims {} payload bytes (allowed 1..{})".format(
+                index, psize, MAX_PAYLOAD))
+        if family in (RP2040,) + CHIP_FAMILIES["RP2350"][0] + CHIP_FAMILIES["RP2350"][1]:
+            if psize != 256:
+                _fail("block {} carries {} bytes; RP2 bootloaders need exactly 256 per "
+                      "block".format(index, psize))
+        if count == 0 or block_no >= count:
+            _fail("block {} is numbered {} of {}: numbering is broken".format(
+                index, block_no, count))
+        group = groups.get(family)
+        if group is None:
+            group = groups[family] = {"count": count, "seen": set()}
+        elif group["count"] != count:
+            _fail("block {} says the file has {} blocks but earlier blocks said {}: "
+                  "numbering is inconsistent".format(index, count, group["count"]))
+        if block_no in group["seen"]:
+            _fail("block number {} appears twice (block {}): the file is "
+                  "corrupt".format(block_no, index))
+        group["seen"].add(block_no)
+        if flags & FLAG_NOT_MAIN_FLASH:
+            continue  # comments/metadata the bootloader skips
+        if addr % 256:
+            _fail("block {} targets 0x{:08X}, not on a 256-byte page".format(index, addr))
+        if family != RP2XXX_ABSOLUTE and not (
+            FLASH_BASE <= addr and addr + psize <= FLASH_BASE + FLASH_MAX
+        ):
+            _fail("block {} targets 0x{:08X}, outside the RP2 flash "
+                  "(0x{:08X}..)".format(index, addr, FLASH_BASE))
+        if addr in written:
+            _fail("blocks {} and {} both write address 0x{:08X}: the file is "
+                  "corrupt".format(written[addr], index, addr))
+        written[addr] = index
+        if family != RP2XXX_ABSOLUTE:
+            payload_bytes += psize
+            low = addr if low is None else min(low, addr)
+            high = addr + psize if high is None else max(high, addr + psize)
+
+    for family in sorted(groups):
+        group = groups[family]
+        if len(group["seen"]) != group["count"]:
+            missing = sorted(set(range(group["count"])) - group["seen"])
+            _fail("{} of {} blocks are missing (first missing: block number {}): the file "
+                  "is truncated or corrupt".format(len(missing), group["count"], missing[0]))
+
+    families = sorted(groups)
+    file_chip = None
+    for name in sorted(CHIP_FAMILIES):
+        main, extra = CHIP_FAMILIES[name]
+        if any(f in main for f in families) and all(f in main + extra for f in families):
+            file_chip = name
+    if file_chip is None:
+        _fail("the file's family ids ({}) are not those of an RP2040 or RP2350 "
+              "image".format(", ".join(family_name(f) for f in families)))
+    if chip is not None and file_chip != chip:
+        raise UF2Error(
+            "the file is for {} ({}) but the board is an {}".format(
+                file_chip, ", ".join(family_name(f) for f in families), chip),
+            hint="download the CircuitPython UF2 made for your board "
+                 "(Pico = RP2040, Pico 2 = RP2350)")
+    if payload_bytes < min_payload:
+        _fail("the file writes only {} bytes of flash: too small to be CircuitPython "
+              "(expected over {} KiB)".format(payload_bytes, min_payload // 1024))
+    return UF2Info(file_chip, families, size // BLOCK, payload_bytes, low, high)
+
+
+def build(payload, family, base=FLASH_BASE, block_payload=256, flags=FLAG_FAMILY_ID):
+    """Pack ``payload`` into UF2 blocks (used by tests and the bench to make test images)."""
+    chunks = [payload[i:i + block_payload] for i in range(0, len(payload), block_payload)]
+    out = bytearray()
+    for n, chunk in enumerate(chunks):
+        header = _HEADER.pack(MAGIC_START0, MAGIC_START1, flags, base + n * block_payload,
+                              len(chunk), n, len(chunks), family)
+        body = chunk + bytes(MAX_PAYLOAD - len(chunk))
+        out += header + body + struct.pack("<I", MAGIC_END)
+    return bytes(out)
+
+
+def chip_from_info(text):
+    """The chip named by a bootloader's INFO_UF2.TXT, or None when it does not say."""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip().lower()
+        value = value.strip()
+        if key in ("board-id", "model"):
+            upper = value.upper()
+            if "RP2350" in upper:
+                return "RP2350"
+            if "RPI-RP2" in upper or "RP2040" in upper or upper.endswith("RP2"):
+                return "RP2040"
+    return None
