@@ -1,0 +1,149 @@
+"""Monte Carlo study of the Space Lunch solo game: how often a sensible, hint-using human beats
+the Automa at each difficulty.
+
+    .venv/bin/python bench/space_lunch_study.py                 # 1,000 games per difficulty
+    .venv/bin/python bench/space_lunch_study.py --games 10000   # the figures in docs/space-lunch.md
+    .venv/bin/python bench/space_lunch_study.py --games 10000 --difficulty 2
+
+Game i of a difficulty shuffles its deck with Rng(seed + i), so every figure can be replayed.
+The human policy (``choose``) is documented in docs/space-lunch.md.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from shared_rules._compat import Rng  # noqa: E402
+from shared_rules.space_lunch import (  # noqa: E402
+    AUTOMA,
+    AUTOMA_SEAT,
+    DIFFICULTIES,
+    HUMAN,
+    Solo,
+    decode,
+)
+from shared_rules.space_lunch_hints import SAFE, WIN, hints  # noqa: E402
+
+
+def _value(game, c):
+    """How much the human wants the card at c (higher is better)."""
+    food = game.grid[c]
+    mine, theirs = game.taken[HUMAN][food], game.taken[AUTOMA_SEAT][food]
+    if theirs == 0:
+        v = (2, 6, 100)[mine]  # building towards a triplet
+    else:
+        v = 0  # a triplet of this food is no longer possible
+    if theirs == 1:
+        v += 1  # one copy fewer for the Automa to pair up with
+    if theirs == 2:
+        v -= 1  # the Automa taking its third copy would break its own pair
+    return v
+
+
+def _score(game, hint):
+    action, verdict, foods = hint
+    kind, c = decode(action)[:2]
+    value = _value(game, c) if kind in ("take", "chill") else 0
+    if kind != "take":
+        value -= 3  # a coupon is worth keeping for an emergency
+    # Best verdict first, then fewer refills that lose, then the card's value.
+    return (-verdict, -len(foods), value)
+
+
+def choose(game):
+    """The policy: win if any action wins; otherwise the best-rated take (by the hints), using a
+    coupon only when it wins, when no take is safe, or to grab the last card of a triplet with
+    Chill Jar while that is safe."""
+    takes = hints(game, coupons=False)
+    can_coupon = game.coupons and not game.acted
+    best = min(h[1] for h in takes)
+    if best == WIN:
+        return [h for h in takes if h[1] == WIN][0][0]
+    pool = takes
+    if can_coupon:
+        want = False
+        if best > SAFE or game.triplets(HUMAN) >= 2:
+            want = True
+        else:
+            for c in range(9):
+                food = game.grid[c]
+                if (food and c % 3 != game.pick and game.taken[HUMAN][food] == 2
+                        and not game.taken[AUTOMA_SEAT][food]):
+                    want = True
+        if want:
+            pool = hints(game)
+            chill_triplet = []
+            for h in pool:
+                kind, c = decode(h[0])[:2]
+                if h[1] == WIN:
+                    return h[0]
+                if kind == "chill" and h[1] == SAFE and _value(game, c) >= 100:
+                    chill_triplet.append(h)
+            if chill_triplet and best <= SAFE and max(
+                    _value(game, decode(h[0])[1]) for h in takes) < 100:
+                return chill_triplet[0][0]
+            if best <= SAFE:
+                pool = takes
+    return max(pool, key=lambda h: _score(game, h))[0]
+
+
+def play(difficulty, seed):
+    """One game; returns the finished Solo state."""
+    rng = Rng(seed)
+    deck = [t for t in range(1, 13) for _ in range(3)]
+    rng.shuffle(deck)
+    game = Solo(difficulty)
+    while not game.is_over():
+        if game.pending:
+            game.apply(deck.pop(0))
+        elif game.turn == AUTOMA_SEAT:
+            game.apply(AUTOMA)
+        else:
+            action = choose(game)
+            kind, c = decode(action)[:2]
+            if kind == "hot":
+                deck.append(game.grid[c])
+            game.apply(action)
+    return game
+
+
+def study(difficulty, games, seed):
+    wins, reasons, coupons, turns = 0, {}, 0, 0
+    for i in range(games):
+        g = play(difficulty, seed + i)
+        wins += g.winner == HUMAN
+        key = ("human " if g.winner == HUMAN else "Automa ") + g.reason
+        reasons[key] = reasons.get(key, 0) + 1
+        coupons += DIFFICULTIES[difficulty][1] - g.coupons
+        turns += sum(g.taken[HUMAN])
+    return wins, reasons, coupons, turns
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=1000, help="games per difficulty (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
+    p.add_argument("--difficulty", type=int, choices=range(4), action="append",
+                   help="0 Easy, 1 Medium, 2 Hard, 3 Extreme (default: all)")
+    args = p.parse_args(argv)
+    print("Space Lunch solo, hint-using human, {} games per difficulty, seeds {}..{}".format(
+        args.games, args.seed, args.seed + args.games - 1))
+    print("| Difficulty | Coupons | Automa needs | Human wins | Win rate | How games end | "
+          "Coupons used/game | Cards taken/game | s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for d in args.difficulty or range(4):
+        t0 = time.time()
+        wins, reasons, coupons, taken = study(d, args.games, args.seed)
+        name, n_coupons, pairs = DIFFICULTIES[d]
+        ends = ", ".join("{} {:.1f}%".format(k, 100 * v / args.games)
+                         for k, v in sorted(reasons.items()))
+        print("| {} | {} | {} pairs | {} | {:.1f}% | {} | {:.2f} | {:.1f} | {:.0f} |".format(
+            name, n_coupons, pairs, wins, 100 * wins / args.games, ends,
+            coupons / args.games, taken / args.games, time.time() - t0))
+
+
+if __name__ == "__main__":
+    main()
