@@ -24,6 +24,7 @@ Rule decisions and options: docs/rules-decisions.md, "Space Days".
 from shared_rules import space_days_cards as cards
 from shared_rules._compat import const
 from shared_rules.space_days_cards import (
+    ACTION,
     CARDS,
     CLEARS_SIDES,
     HYPERSPACE_WEB,
@@ -310,6 +311,45 @@ class SpaceDays:
         history = self._history
         self._load(history.pop())
         self._history = history
+
+    def arrange(self, boards=None, hands=None, turn=None):
+        """Set up a position: a game already under way at the table, or a test. ``boards``: per
+        seat, 7 lists of cards (bottom first; names or kinds); ``hands``: per seat, a list of
+        cards. The cards come out of the deck; the rest stays in it. Clears the undo history."""
+        n = self.n
+        deck = list(self.total)
+        new_boards = [[[] for _ in range(7)] for _ in range(n)]
+        new_hands = [[0] * KINDS for _ in range(n)]
+        if boards is not None:
+            if len(boards) != n:
+                raise ValueError("boards needs {} seats, got {}".format(n, len(boards)))
+            for p in range(n):
+                if len(boards[p]) != 7:
+                    raise ValueError("a board has 7 days, got {}".format(len(boards[p])))
+                for d in range(7):
+                    for c in boards[p][d]:
+                        k = cards.card_id(c)
+                        if CARDS[k][3] & ACTION or not CARDS[k][2] >> d & 1:
+                            raise ValueError("{} cannot be on {}".format(
+                                CARDS[k][0], cards.DAYS[d]))
+                        new_boards[p][d].append(k)
+                        deck[k] -= 1
+        if hands is not None:
+            if len(hands) != n:
+                raise ValueError("hands needs {} seats, got {}".format(n, len(hands)))
+            for p in range(n):
+                for c in hands[p]:
+                    k = cards.card_id(c)
+                    new_hands[p][k] += 1
+                    deck[k] -= 1
+        for k in range(KINDS):
+            if deck[k] < 0:
+                raise ValueError("more {} than the deck holds".format(CARDS[k][0]))
+        turn = self.turn if turn is None else self._seat(turn)
+        self.deck, self.boards, self.hands, self.turn = deck, new_boards, new_hands, turn
+        self.phase, self.target, self.web_day, self.passes = TURN, 0, 0, 0
+        self.dealt = self.start_hand * n
+        self._history = []
 
     def can_undo(self):
         return bool(self._history)
