@@ -1,0 +1,154 @@
+"""What `lunchbox sync` puts on CIRCUITPY: path on the drive -> bytes.
+
+- firmware/boot.py and firmware/code.py at the drive root;
+- firmware/companion/** and shared_rules/** (the .py files, plus the asset kinds below);
+- the CircuitPython libraries under lib/, copied from the installed Python packages (the
+  project pins their versions in pyproject.toml, so no download is needed): LIBRARIES;
+- settings.toml, rendered from the hardware profile.
+"""
+
+import ast
+import importlib.util
+import os
+from pathlib import Path
+
+from .errors import LunchboxError
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# The CircuitPython libraries the firmware imports, by when they are needed. The one list to
+# edit when the firmware starts importing another library.
+LIBRARIES = {
+    "always": ("adafruit_display_text", "adafruit_ticks", "neopixel"),
+    "st7789": ("adafruit_st7789",),
+    "ssd1306": ("adafruit_displayio_ssd1306",),
+}
+# Imported by those libraries but built into CircuitPython 9/10 on RP2040 and RP2350
+# (full builds), so not copied: a lib/ copy would only waste flash.
+BUILTIN = ("adafruit_pixelbuf", "neopixel_write", "busdisplay", "fourwire", "i2cdisplaybus",
+           "displayio", "terminalio", "bitmaptools", "keypad", "microcontroller", "usb_cdc")
+
+ASSET_SUFFIXES = (".py", ".bdf", ".pcf", ".bmp")
+ROOT_FILES = ("boot.py", "code.py")
+SETTINGS = "settings.toml"
+SETTINGS_PREFIX = "LUNCHBOX_"
+
+
+def _walk(base, prefix, suffixes):
+    out = {}
+    if not base.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(suffixes) and not name.startswith("."):
+                path = Path(dirpath) / name
+                rel = path.relative_to(base).as_posix()
+                out[prefix + rel] = path
+    return out
+
+
+def needed_libraries(profile):
+    driver = (profile.get("display") or {}).get("driver")
+    names = list(LIBRARIES["always"])
+    if driver not in LIBRARIES:
+        raise LunchboxError("profile {!r} has display driver {!r}, which sync has no library "
+                            "for".format(profile.get("id"), driver),
+                            hint="use one of: " + ", ".join(
+                                sorted(k for k in LIBRARIES if k != "always")))
+    names += LIBRARIES[driver]
+    return names
+
+
+def library_files(name, find_spec=importlib.util.find_spec):
+    """lib/ path -> source path for one installed CircuitPython library (module or package)."""
+    spec = find_spec(name)
+    if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
+        raise LunchboxError(
+            "the CircuitPython library {!r} is not installed in this Python".format(name),
+            hint="install the project with its sim extras: pip install -e '.[sim]'")
+    if spec.submodule_search_locations:
+        base = Path(list(spec.submodule_search_locations)[0])
+        return _walk(base, "lib/{}/".format(name), (".py",))
+    return {"lib/{}.py".format(name): Path(spec.origin)}
+
+
+def firmware_version(root=REPO_ROOT):
+    """companion.__version__ read by parsing firmware/companion/__init__.py (not importing)."""
+    path = Path(root) / "firmware" / "companion" / "__init__.py"
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets
+        ) and isinstance(node.value, ast.Constant):
+            return str(node.value.value)
+    return None
+
+
+def sources(profile, root=REPO_ROOT, find_spec=importlib.util.find_spec):
+    """Drive path -> source file path, without settings.toml."""
+    root = Path(root)
+    firmware = root / "firmware"
+    files = {}
+    for name in ROOT_FILES:
+        if (firmware / name).is_file():
+            files[name] = firmware / name
+    if "code.py" not in files:
+        raise LunchboxError("{} is missing: there is no firmware to sync".format(
+            firmware / "code.py"), hint="run sync from a complete Lunchbox checkout")
+    files.update(_walk(firmware / "companion", "companion/", ASSET_SUFFIXES))
+    files.update(_walk(root / "shared_rules", "shared_rules/", (".py",)))
+    for name in needed_libraries(profile):
+        files.update(library_files(name, find_spec))
+    return files
+
+
+def build(profile, settings_text, root=REPO_ROOT, find_spec=importlib.util.find_spec):
+    """The whole file set: drive path -> bytes."""
+    out = {rel: path.read_bytes() for rel, path in sources(profile, root, find_spec).items()}
+    out[SETTINGS] = settings_text.encode()
+    return out
+
+
+def merge_settings(existing, rendered):
+    """settings.toml for the drive: the profile's LUNCHBOX_ keys, plus every other line the
+    user already had there (Wi-Fi, CIRCUITPY_* options), which sync must not lose."""
+    keep = []
+    for line in (existing or "").splitlines():
+        key = line.split("=", 1)[0].strip()
+        if key.startswith(SETTINGS_PREFIX):
+            continue
+        keep.append(line)
+    while keep and not keep[-1].strip():
+        keep.pop()
+    if not keep:
+        return rendered
+    return "\n".join(keep) + "\n\n" + rendered
+
+
+def watched_paths(root=REPO_ROOT, profile_path=None):
+    """Source files whose change should trigger a resync under --watch."""
+    root = Path(root)
+    paths = []
+    for name in ROOT_FILES:
+        paths.append(root / "firmware" / name)
+    paths += _walk(root / "firmware" / "companion", "", ASSET_SUFFIXES).values()
+    paths += _walk(root / "shared_rules", "", (".py",)).values()
+    if profile_path:
+        paths.append(Path(profile_path))
+    return paths
+
+
+def snapshot(paths):
+    """(mtime_ns, size) per path, None for a missing one: compare two to see a change."""
+    snap = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+            snap[str(p)] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            snap[str(p)] = None
+    return snap

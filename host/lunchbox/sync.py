@@ -1,0 +1,336 @@
+"""Incremental copy of the file set onto CIRCUITPY, tracked by a manifest on the drive.
+
+Order of a sync (each step can be cut by an unplug; the next sync repairs it):
+1. plan: compare each shipped file with the drive's copy (size, then SHA-256);
+2. check free space;
+3. write the manifest marked incomplete, listing every file being written or removed as
+   pending (so a half-written file is known to be ours even if it is never shipped again);
+4. remove files an earlier sync put there that are no longer shipped (only if unchanged
+   since, or pending);
+5. write the changed files, settings.toml, then boot.py, then code.py (CircuitPython reloads
+   750 ms after the last write, so code.py last means one reload into a complete tree);
+6. write the manifest marked complete.
+Nothing else on the drive is touched.
+"""
+
+import errno
+import hashlib
+import json
+import os
+import posixpath
+import time
+
+from .errors import LunchboxError
+
+MANIFEST = ".lunchbox-manifest.json"
+FORMAT = 1
+LAST = ("settings.toml", "boot.py", "code.py")
+# Never listed in (or removed through) a manifest: CircuitPython's own files.
+_RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", "boot_out.txt", ".fseventsd", ".metadata_never_index",
+             ".trashes", "system volume information"}
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_rel(rel):
+    """A manifest path must be a plain relative POSIX path inside the drive."""
+    if not isinstance(rel, str) or not rel:
+        raise ValueError("empty path")
+    if "\\" in rel or "\x00" in rel or ":" in rel:
+        raise ValueError("{!r}: backslash, colon or NUL".format(rel))
+    if rel.startswith("/") or posixpath.isabs(rel):
+        raise ValueError("{!r} is absolute".format(rel))
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        raise ValueError("{!r} has an empty, '.' or '..' component".format(rel))
+    if parts[0].lower() in _RESERVED:
+        raise ValueError("{!r} is reserved".format(rel))
+    return rel
+
+
+def _unsafe_manifest(path, why):
+    return LunchboxError(
+        "the manifest {} is not trustworthy ({}); nothing was changed".format(path, why),
+        hint="delete {} from the drive: the next sync rewrites what it ships and removes "
+             "nothing else".format(MANIFEST))
+
+
+def read_manifest(drive):
+    """The drive's manifest as a dict, or None when there is none.
+
+    Path tricks (absolute paths, '..', backslashes) make the whole manifest untrusted: a
+    LunchboxError, rather than removing anything it names.
+    """
+    path = os.path.join(drive, MANIFEST)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise _os_error(e, path) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        # A half-written manifest (unplugged while writing it): treat as "no manifest" and
+        # incomplete; files are compared by content anyway, only removals are skipped.
+        return {"format": FORMAT, "complete": False, "files": {}, "damaged": True}
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise _unsafe_manifest(path, "not a Lunchbox manifest")
+    if data.get("format") != FORMAT:
+        raise _unsafe_manifest(path, "format {!r}, expected {}".format(data.get("format"),
+                                                                       FORMAT))
+    for rel, entry in data["files"].items():
+        try:
+            check_rel(rel)
+        except ValueError as e:
+            raise _unsafe_manifest(path, "unsafe path {}".format(e)) from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            raise _unsafe_manifest(path, "bad entry for {!r}".format(rel))
+    return data
+
+
+class Plan:
+    """What a sync would do."""
+
+    def __init__(self):
+        self.writes = []  # (rel, data, "new" | "changed")
+        self.removes = []  # rel
+        self.unchanged = []  # rel
+        self.kept = []  # rel: no longer shipped, but changed on the drive: left alone
+        self.old_sizes = {}  # rel -> size on the drive now (for the space check)
+
+    @property
+    def changes(self):
+        return len(self.writes) + len(self.removes)
+
+    def bytes_to_write(self):
+        return sum(len(data) for _, data, _ in self.writes)
+
+
+def _order(rel):
+    return (LAST.index(rel) + 1 if rel in LAST else 0, rel)
+
+
+def _inside(drive, rel):
+    """The real path of ``rel`` on ``drive``, refusing one that resolves outside it (a
+    symlink planted on a fake or odd drive)."""
+    path = os.path.join(drive, *rel.split("/"))
+    real = os.path.realpath(path)
+    root = os.path.realpath(drive)
+    if os.path.commonpath([real, root]) != root:
+        raise LunchboxError("{} resolves outside the drive ({}); refusing to touch it".format(
+            path, real), hint="remove that link from the drive")
+    return path
+
+
+def plan(drive, files, manifest):
+    """Compare ``files`` (rel -> bytes) with the drive; nothing is written."""
+    p = Plan()
+    for rel in sorted(files, key=_order):
+        check_rel(rel)
+        data = files[rel]
+        path = _inside(drive, rel)
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            p.writes.append((rel, data, "new"))
+            continue
+        p.old_sizes[rel] = size
+        if size == len(data):
+            try:
+                with open(path, "rb") as f:
+                    same = sha256(f.read()) == sha256(data)
+            except OSError as e:
+                raise _os_error(e, path) from None
+            if same:
+                p.unchanged.append(rel)
+                continue
+        p.writes.append((rel, data, "changed"))
+    if manifest:
+        complete = manifest.get("complete", False)
+        for rel in sorted(manifest["files"]):
+            if rel in files:
+                continue
+            entry = manifest["files"][rel]
+            path = _inside(drive, rel)
+            if not os.path.isfile(path):
+                continue
+            try:
+                with open(path, "rb") as f:
+                    ours = sha256(f.read()) == entry["sha256"]
+            except OSError as e:
+                raise _os_error(e, path) from None
+            # A pending entry of an interrupted sync may hold a half-written file: ours too.
+            if ours or (entry.get("pending") and not complete):
+                p.removes.append(rel)
+                p.old_sizes[rel] = os.path.getsize(path)
+            else:
+                p.kept.append(rel)
+    return p
+
+
+def _round(n, block):
+    return (n + block - 1) // block * block if n else 0
+
+
+def space_needed(p, block):
+    """Bytes the drive must have free (FAT rounds every file up to a cluster)."""
+    new = sum(_round(len(d), block) for _, d, _ in p.writes)
+    freed = sum(_round(p.old_sizes.get(rel, 0), block) for rel, _, _ in p.writes)
+    freed += sum(_round(p.old_sizes.get(rel, 0), block) for rel in p.removes)
+    # the manifest is rewritten in place; leave room for it to grow
+    return new - freed + 2 * block
+
+
+def free_space(drive):
+    st = os.statvfs(drive) if hasattr(os, "statvfs") else None
+    if st is not None:
+        return st.f_bavail * st.f_frsize, st.f_bsize or 512
+    import shutil
+
+    return shutil.disk_usage(drive).free, 4096
+
+
+def _os_error(e, path):
+    code = getattr(e, "errno", None)
+    if code == errno.EROFS:
+        return LunchboxError(
+            "the drive is read-only: cannot write {}".format(path),
+            hint="if boot.py remounts storage for the board, start it with the drive "
+                 "writable; on Linux a FAT drive with errors is mounted read-only: eject it, "
+                 "run fsck.vfat, plug it back in")
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+        return LunchboxError(
+            "the drive is full: cannot write {}".format(path),
+            hint="delete files you do not need from the drive (old lib/ folders, logs), then "
+                 "sync again: it finishes what was left")
+    if code in (errno.EACCES, errno.EPERM):
+        return LunchboxError("permission denied writing {}".format(path),
+                             hint="check the drive's mount options and ownership")
+    if code in (errno.EIO, errno.ENODEV, errno.ENOENT, errno.ENXIO, getattr(errno, "ESHUTDOWN", -1)):
+        return LunchboxError(
+            "the drive went away while writing {} ({})".format(path, e.strerror or e),
+            hint="plug the board back in and run `lunchbox sync` again: it repairs a "
+                 "half-done sync")
+    return LunchboxError("cannot write {}: {}".format(path, e.strerror or e))
+
+
+def _write(path, data, opener):
+    with opener(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        try:
+            os.fsync(f.fileno())
+        except (OSError, AttributeError, ValueError):
+            pass  # not every file object has a real descriptor (injected openers)
+
+
+def _manifest_bytes(entries, complete, meta):
+    doc = dict(meta)
+    doc.update({"format": FORMAT, "complete": complete, "files": entries,
+                "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    return (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode()
+
+
+def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
+    """Carry out plan ``p``. ``progress(done_bytes, total_bytes, rel)`` after each file.
+
+    ``meta`` goes into the manifest (firmware version, profile, tool version).
+    """
+    meta = meta or {}
+    old = dict((manifest or {}).get("files", {}))
+    if p.changes == 0 and manifest and manifest.get("complete"):
+        return p
+    free, block = free_space(drive)
+    need = space_needed(p, block)
+    if need > free:
+        raise LunchboxError(
+            "not enough space on {}: the sync needs {} KiB more and {} KiB is free".format(
+                drive, (need + 1023) // 1024, free // 1024),
+            hint="delete files you do not need from the drive (old lib/ folders, logs); "
+                 "nothing was written")
+    final = {rel: {"sha256": sha256(files[rel]), "size": len(files[rel])} for rel in files}
+    pending = {rel for rel, _, _ in p.writes} | set(p.removes)
+    during = {}
+    for rel in sorted(set(old) | set(final)):
+        if rel in p.kept:
+            continue  # no longer ours to remove once the user changed it
+        entry = dict(final.get(rel) or old[rel])
+        if rel in pending or old.get(rel, {}).get("pending"):
+            entry["pending"] = True
+        during[rel] = entry
+    mpath = os.path.join(drive, MANIFEST)
+    _write_manifest(mpath, _manifest_bytes(during, False, meta), opener)
+    total = p.bytes_to_write()
+    done = 0
+    for rel in p.removes:
+        path = _inside(drive, rel)
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise _os_error(e, path) from None
+        _prune(drive, rel)
+    for rel, data, _ in p.writes:
+        path = _inside(drive, rel)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _write(path, data, opener)
+        except OSError as e:
+            raise _os_error(e, path) from None
+        done += len(data)
+        if progress:
+            progress(done, total, rel)
+    _write_manifest(mpath, _manifest_bytes(final, True, meta), opener)
+    return p
+
+
+def _write_manifest(mpath, data, opener):
+    # Written aside and renamed, so an unplug leaves the old manifest or the new one.
+    try:
+        _write(mpath + ".new", data, opener)
+        os.replace(mpath + ".new", mpath)
+    except OSError as e:
+        raise _os_error(e, mpath) from None
+
+
+def _prune(drive, rel):
+    """Remove folders left empty by a removal (they held only our files)."""
+    parts = rel.split("/")[:-1]
+    while parts:
+        try:
+            os.rmdir(os.path.join(drive, *parts))
+        except OSError:
+            return
+        parts.pop()
+
+
+def sync(drive, files, meta=None, dry_run=False, progress=None, opener=open):
+    """Plan and (unless ``dry_run``) apply; returns the Plan."""
+    manifest = read_manifest(drive)
+    p = plan(drive, files, manifest)
+    if not dry_run:
+        apply(drive, files, p, manifest, meta, progress, opener)
+    return p
+
+
+def watch(snapshot, run_once, sleep=time.sleep, poll=1.0, stop=lambda: False):
+    """Poll ``snapshot()`` and call ``run_once()`` after each change (and once at the
+    start). No file-watching dependency: a snapshot of mtimes and sizes every ``poll`` s."""
+    last = snapshot()
+    run_once()
+    runs = 1
+    while not stop():
+        sleep(poll)
+        now = snapshot()
+        if now != last:
+            # let an editor finish writing (several saves in a row count as one change)
+            sleep(poll / 2)
+            last = snapshot()
+            run_once()
+            runs += 1
+    return runs

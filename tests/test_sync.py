@@ -1,0 +1,372 @@
+"""`lunchbox sync` on real folders standing in for CIRCUITPY: first, repeated, incremental,
+interrupted syncs; manifest path tricks; read-only and full drives (real tmpfs mounts when this
+machine allows mounting, and injected OSErrors otherwise and as well)."""
+
+import errno
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lunchbox import fileset, sync
+from lunchbox.errors import LunchboxError
+
+PROFILE = {"id": "test", "board": "raspberry_pi_pico", "chip": "RP2040",
+           "display": {"driver": "st7789"}}
+SETTINGS = 'LUNCHBOX_PROFILE = "test"\nLUNCHBOX_DISPLAY = "st7789"\n'
+BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
+            "Board ID:raspberry_pi_pico\n")
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture
+def src(tmp_path):
+    root = tmp_path / "checkout"
+    write(root / "firmware" / "boot.py", "import usb_cdc\nusb_cdc.enable(console=True, data=True)\n")
+    write(root / "firmware" / "code.py", "import companion.app\ncompanion.app.main()\n")
+    write(root / "firmware" / "companion" / "__init__.py", '__version__ = "1.2.3"\n')
+    write(root / "firmware" / "companion" / "app.py", "def main():\n    pass\n")
+    write(root / "firmware" / "companion" / "core" / "__init__.py", "")
+    write(root / "firmware" / "companion" / "core" / "settings.py", "X = 1\n")
+    write(root / "firmware" / "companion" / "__pycache__" / "app.cpython-311.pyc", "junk")
+    write(root / "shared_rules" / "__init__.py", "")
+    write(root / "shared_rules" / "dice.py", "SIDES = 3\n")
+    return root
+
+
+@pytest.fixture
+def drive(tmp_path):
+    d = tmp_path / "media" / "CIRCUITPY"
+    write(d / "boot_out.txt", BOOT_OUT)
+    write(d / "notes.txt", "the user's own file\n")
+    write(d / "lib" / "user_lib.py", "# the user's library\n")
+    return d
+
+
+def files_of(src):
+    return fileset.build(PROFILE, SETTINGS, root=src)
+
+
+def tree(root):
+    out = {}
+    for p in sorted(Path(root).rglob("*")):
+        if p.is_file():
+            out[p.relative_to(root).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+class Recorder:
+    """An opener that records every file opened for writing."""
+
+    def __init__(self, fail_after=None, code=errno.EIO, partial=True):
+        self.opened = []
+        self.fail_after = fail_after
+        self.code = code
+        self.partial = partial
+
+    def __call__(self, path, mode="r"):
+        name = os.path.basename(path)
+        if "w" in mode and not name.startswith(sync.MANIFEST):
+            if self.fail_after is not None and len(self.opened) >= self.fail_after:
+                if self.partial:
+                    with open(path, "wb") as f:
+                        f.write(b"half")  # the unplug came mid-file
+                raise OSError(self.code, os.strerror(self.code))
+            self.opened.append(path)
+        return open(path, mode)
+
+
+# ---- the file set ---------------------------------------------------------------------------
+
+def test_fileset_contents(src):
+    files = files_of(src)
+    assert files["boot.py"].startswith(b"import usb_cdc")
+    assert "companion/core/settings.py" in files and "shared_rules/dice.py" in files
+    assert not any("__pycache__" in rel for rel in files)
+    assert "lib/adafruit_st7789.py" in files and "lib/neopixel.py" in files
+    assert "lib/adafruit_ticks.py" in files and "lib/adafruit_display_text/__init__.py" in files
+    assert "lib/adafruit_displayio_ssd1306.py" not in files
+    assert not any("pixelbuf" in rel for rel in files)  # built into CircuitPython on RP2
+    assert files["settings.toml"] == SETTINGS.encode()
+    oled = fileset.build(dict(PROFILE, display={"driver": "ssd1306"}), SETTINGS, root=src)
+    assert "lib/adafruit_displayio_ssd1306.py" in oled and "lib/adafruit_st7789.py" not in oled
+
+
+def test_fileset_errors(src):
+    with pytest.raises(LunchboxError, match="no library"):
+        fileset.build(dict(PROFILE, display={"driver": "hd44780"}), SETTINGS, root=src)
+    with pytest.raises(LunchboxError, match="not installed") as err:
+        fileset.library_files("adafruit_no_such_lib")
+    assert "pip install" in err.value.hint
+    (src / "firmware" / "code.py").unlink()
+    with pytest.raises(LunchboxError, match="code.py is missing"):
+        files_of(src)
+
+
+def test_firmware_version(src, tmp_path):
+    assert fileset.firmware_version(src) == "1.2.3"
+    assert fileset.firmware_version(tmp_path / "nowhere") is None
+
+
+def test_merge_settings_keeps_user_keys():
+    old = 'CIRCUITPY_WIFI_SSID = "home"\nLUNCHBOX_PROFILE = "old"\n\n'
+    merged = fileset.merge_settings(old, SETTINGS)
+    assert merged.startswith('CIRCUITPY_WIFI_SSID = "home"\n')
+    assert '"old"' not in merged and merged.endswith(SETTINGS)
+    assert fileset.merge_settings(None, SETTINGS) == SETTINGS
+    assert fileset.merge_settings('LUNCHBOX_X = 1\n', SETTINGS) == SETTINGS
+
+
+# ---- syncing --------------------------------------------------------------------------------
+
+def test_first_sync_then_nothing(src, drive):
+    files = files_of(src)
+    before = tree(drive)
+    p = sync.sync(str(drive), files, meta={"firmware_version": "1.2.3"})
+    assert len(p.writes) == len(files) and not p.removes
+    after = tree(drive)
+    for rel, digest in before.items():  # the user's files are untouched
+        assert after[rel] == digest
+    for rel, data in files.items():
+        assert after[rel] == hashlib.sha256(data).hexdigest()
+    manifest = json.loads((drive / sync.MANIFEST).read_text())
+    assert manifest["complete"] is True and manifest["firmware_version"] == "1.2.3"
+    assert set(manifest["files"]) == set(files)
+    assert "notes.txt" not in manifest["files"]
+    assert not (drive / (sync.MANIFEST + ".new")).exists()
+
+    rec = Recorder()
+    mtime = (drive / sync.MANIFEST).stat().st_mtime_ns
+    p = sync.sync(str(drive), files, opener=rec)
+    assert p.changes == 0 and rec.opened == []
+    assert (drive / sync.MANIFEST).stat().st_mtime_ns == mtime  # not even the manifest
+
+
+def test_one_change_writes_one_file_and_code_last(src, drive):
+    sync.sync(str(drive), files_of(src))
+    write(src / "shared_rules" / "dice.py", "SIDES = 6\n")
+    rec = Recorder()
+    p = sync.sync(str(drive), files_of(src), opener=rec)
+    assert [rel for rel, _, why in p.writes] == ["shared_rules/dice.py"]
+    assert [os.path.basename(x) for x in rec.opened] == ["dice.py"]
+    assert (drive / "shared_rules" / "dice.py").read_text() == "SIDES = 6\n"
+
+    write(src / "firmware" / "code.py", "print(1)\n")
+    write(src / "firmware" / "boot.py", "print(2)\n")
+    write(src / "firmware" / "companion" / "app.py", "print(3)\n")
+    rec = Recorder()
+    sync.sync(str(drive), fileset.build(PROFILE, SETTINGS + "X = 1\n", root=src), opener=rec)
+    order = [Path(x).relative_to(drive).as_posix() for x in rec.opened]
+    assert order == ["companion/app.py", "settings.toml", "boot.py", "code.py"]
+
+
+def test_removes_only_its_own_files(src, drive):
+    sync.sync(str(drive), files_of(src))
+    (src / "firmware" / "companion" / "core" / "settings.py").unlink()
+    (src / "firmware" / "companion" / "core" / "__init__.py").unlink()
+    (src / "shared_rules" / "dice.py").unlink()
+    write(drive / "shared_rules" / "dice.py", "# edited on the board\n")
+    write(drive / "companion" / "core" / "mine.txt", "user")
+    p = sync.sync(str(drive), files_of(src))
+    assert set(p.removes) == {"companion/core/settings.py", "companion/core/__init__.py"}
+    assert p.kept == ["shared_rules/dice.py"]
+    assert (drive / "shared_rules" / "dice.py").read_text() == "# edited on the board\n"
+    assert (drive / "companion" / "core" / "mine.txt").exists()  # folder kept: not empty
+    assert (drive / "notes.txt").exists() and (drive / "lib" / "user_lib.py").exists()
+    manifest = json.loads((drive / sync.MANIFEST).read_text())
+    assert "shared_rules/dice.py" not in manifest["files"]  # the user's now
+    (drive / "companion" / "core" / "mine.txt").unlink()
+    sync.sync(str(drive), files_of(src))
+    assert (drive / "companion" / "core").is_dir()  # not ours to prune: we removed nothing
+
+
+def test_empty_folders_pruned(src, drive):
+    sync.sync(str(drive), files_of(src))
+    for name in ("__init__.py", "settings.py"):
+        (src / "firmware" / "companion" / "core" / name).unlink()
+    sync.sync(str(drive), files_of(src))
+    assert not (drive / "companion" / "core").exists()
+    assert (drive / "companion" / "app.py").exists()
+
+
+def test_dry_run_changes_nothing(src, drive):
+    before = tree(drive)
+    p = sync.sync(str(drive), files_of(src), dry_run=True)
+    assert len(p.writes) > 10 and all(why == "new" for _, _, why in p.writes)
+    assert tree(drive) == before
+
+
+@pytest.mark.parametrize("bad", ["/etc/passwd", "../outside.txt", "lib/../../outside.txt",
+                                 "lib\\..\\..\\outside.txt", "C:/outside.txt", "", "a//b",
+                                 "./code.py", "boot_out.txt"])
+def test_manifest_path_tricks_rejected(src, drive, tmp_path, bad):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    (drive / sync.MANIFEST).write_text(json.dumps(
+        {"format": 1, "complete": True,
+         "files": {bad: {"sha256": hashlib.sha256(b"precious").hexdigest()}}}))
+    before = tree(drive)
+    with pytest.raises(LunchboxError, match="not trustworthy") as err:
+        sync.sync(str(drive), files_of(src))
+    assert "delete" in err.value.hint
+    assert outside.read_text() == "precious" and tree(drive) == before
+
+
+def test_symlink_out_of_drive_refused(src, drive, tmp_path):
+    sync.sync(str(drive), files_of(src))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = drive / "shared_rules"
+    for p in target.iterdir():
+        p.unlink()
+    target.rmdir()
+    target.symlink_to(elsewhere)
+    with pytest.raises(LunchboxError, match="outside the drive"):
+        sync.sync(str(drive), files_of(src))
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_interrupted_sync_is_repaired(src, drive, tmp_path):
+    files = files_of(src)
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    write(clean / "boot_out.txt", BOOT_OUT)
+    write(clean / "notes.txt", "the user's own file\n")
+    write(clean / "lib" / "user_lib.py", "# the user's library\n")
+    sync.sync(str(clean), files)
+
+    with pytest.raises(LunchboxError, match="went away") as err:
+        sync.sync(str(drive), files, opener=Recorder(fail_after=5))
+    assert "again" in err.value.hint
+    manifest = json.loads((drive / sync.MANIFEST).read_text())
+    assert manifest["complete"] is False
+    assert all(e.get("pending") for e in manifest["files"].values())
+    assert "code.py" not in tree(drive)  # code.py goes last, so the board never ran half
+    p = sync.sync(str(drive), files)
+    assert p.writes and tree(drive) == tree(clean) | {sync.MANIFEST: tree(drive)[sync.MANIFEST]}
+    assert sync.sync(str(drive), files).changes == 0
+
+
+def test_interrupted_then_file_dropped_is_removed(src, drive):
+    sync.sync(str(drive), files_of(src))
+    write(src / "shared_rules" / "new_game.py", "GAME = 1\n")
+    write(src / "firmware" / "code.py", "print('v2')\n")
+    files = files_of(src)
+    rec = Recorder(fail_after=0)  # unplugged while writing the first file: new_game.py
+    with pytest.raises(LunchboxError):
+        sync.sync(str(drive), files, opener=rec)
+    assert (drive / "shared_rules" / "new_game.py").read_bytes() == b"half"
+    (src / "shared_rules" / "new_game.py").unlink()  # the checkout drops it meanwhile
+    p = sync.sync(str(drive), files_of(src))
+    assert "shared_rules/new_game.py" in p.removes
+    assert not (drive / "shared_rules" / "new_game.py").exists()
+    assert (drive / "code.py").read_text() == "print('v2')\n"
+
+
+def test_damaged_manifest_is_redone(src, drive):
+    files = files_of(src)
+    sync.sync(str(drive), files)
+    (drive / sync.MANIFEST).write_bytes(b'{"format": 1, "comp')
+    write(drive / "code.py", "half")
+    p = sync.sync(str(drive), files)
+    assert [rel for rel, _, _ in p.writes] == ["code.py"]
+    assert json.loads((drive / sync.MANIFEST).read_text())["complete"] is True
+
+
+@pytest.mark.parametrize("code,message", [(errno.EROFS, "read-only"), (errno.ENOSPC, "full"),
+                                          (errno.EACCES, "permission denied")])
+def test_write_errors_injected(src, drive, code, message):
+    with pytest.raises(LunchboxError, match=message) as err:
+        sync.sync(str(drive), files_of(src), opener=Recorder(fail_after=1, code=code,
+                                                               partial=False))
+    assert err.value.hint or code == errno.EACCES
+
+
+def test_watch_resyncs_on_change(src):
+    paths = lambda: fileset.watched_paths(src)  # noqa: E731
+    runs = []
+    ticks = []
+
+    def sleep(s):
+        ticks.append(s)
+        if len(ticks) == 2:
+            write(src / "shared_rules" / "dice.py", "SIDES = 12\n")  # a changed size
+        if len(ticks) == 6:
+            write(src / "shared_rules" / "extra.py", "")  # a new file
+
+    n = sync.watch(lambda: fileset.snapshot(paths()), lambda: runs.append(1), sleep=sleep,
+                   poll=0.01, stop=lambda: len(ticks) >= 10)
+    assert n == 3 and len(runs) == 3
+
+
+# ---- real read-only and full drives (tmpfs mounts; needs root and mount permission) ---------
+
+def _mount(path, options):
+    if os.geteuid() != 0:
+        return False
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    mounted = []
+
+    def make(name, size_k):
+        path = tmp_path / name
+        path.mkdir()
+        if not _mount(path, "size={}k".format(size_k)):
+            pytest.skip("cannot mount a tmpfs here (not root, or no mount permission)")
+        mounted.append(path)
+        write(path / "boot_out.txt", BOOT_OUT)
+        return path
+
+    yield make
+    for path in mounted:
+        subprocess.run(["umount", str(path)], capture_output=True)
+
+
+def test_real_read_only_drive(src, tmpfs):
+    d = tmpfs("CIRCUITPY", 4096)
+    subprocess.run(["mount", "-o", "remount,ro", str(d)], check=True)
+    with pytest.raises(LunchboxError, match="read-only") as err:
+        sync.sync(str(d), files_of(src))
+    assert "fsck" in err.value.hint
+    assert sorted(os.listdir(d)) == ["boot_out.txt"]
+
+
+def test_real_full_drive_checked_before_writing(src, tmpfs):
+    d = tmpfs("CIRCUITPY", 64)
+    with pytest.raises(LunchboxError, match="not enough space") as err:
+        sync.sync(str(d), files_of(src))
+    assert "nothing was written" in err.value.hint
+    assert sorted(os.listdir(d)) == ["boot_out.txt"]
+
+
+def test_real_enospc_mid_write(src, tmpfs):
+    d = tmpfs("CIRCUITPY", 64)
+    filler = d / "filler.bin"
+    with pytest.raises(OSError) as raw:
+        with open(filler, "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+    assert raw.value.errno == errno.ENOSPC
+    # the space check passes (it is told there is room), the real write hits ENOSPC
+    real_free = sync.free_space
+    sync.free_space = lambda drive: (10 ** 9, 4096)
+    try:
+        with pytest.raises(LunchboxError, match="the drive is full") as err:
+            sync.sync(str(d), files_of(src))
+    finally:
+        sync.free_space = real_free
+    assert "finishes what was left" in err.value.hint
+    assert filler.exists() and (d / "boot_out.txt").read_text() == BOOT_OUT
