@@ -14,6 +14,8 @@ from .errors import LunchboxError
 # (name, module, one-line help). One line per command; the module does the rest.
 COMMANDS = (
     ("portability", "lunchbox.portability", "check portable code against the Pico's Python"),
+    ("flash", "lunchbox.flash", "install CircuitPython on the Pico through its UF2 bootloader"),
+    ("sync", "lunchbox.sync_command", "copy the firmware, libraries and settings onto CIRCUITPY"),
 )
 
 

@@ -1,0 +1,262 @@
+"""`lunchbox flash`: install CircuitPython on the Pico through its UF2 bootloader drive.
+
+1. get the UF2 (--uf2 FILE, or the pinned release for the board, downloaded and verified)
+   and validate it, before anything is written or rebooted;
+2. find the bootloader drive (INFO_UF2.TXT), or ask a running CircuitPython board to reboot
+   into it (1200-baud touch on its console port, then the REPL), and wait for it;
+3. check the bootloader's chip against the UF2, copy it with a progress bar;
+4. wait for CIRCUITPY, then offer to sync.
+The steps take an Env so the tests run them against folders and a pseudo-terminal.
+"""
+
+import os
+import sys
+import time
+
+from . import download, drives, ports, uf2
+from .errors import LunchboxError
+from .progress import Bar
+
+TOUCH_WAIT = 6.0  # the 1200-baud touch usually shows the drive within 2-3 s
+COPY_NAME = "circuitpython.uf2"
+_CHUNK = 32 * 1024
+
+
+class Env:
+    """What the flash steps touch, replaceable in tests."""
+
+    def __init__(self, roots=None, comports=None, open_serial=None, sleep=time.sleep,
+                 clock=time.monotonic, opener=open, table=None, cache=None,
+                 url_opener=None, err=None):
+        import serial
+
+        self.roots = roots
+        self.comports = comports
+        self.open_serial = open_serial or serial.Serial
+        self.sleep = sleep
+        self.clock = clock
+        self.opener = opener
+        self.table = table
+        self.cache = cache
+        self.url_opener = url_opener
+        self.err = err or sys.stderr
+
+    def say(self, text):
+        self.err.write(text + "\n")
+        self.err.flush()
+
+
+def load_uf2(env, path=None, board=None, chip=None):
+    """(bytes, UF2Info): the file given, or the pinned release for ``board``; validated."""
+    if path:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(2 * uf2.FLASH_MAX + 1)
+        except OSError as e:
+            raise LunchboxError("cannot read {}: {}".format(path, e.strerror or e),
+                                hint="check the --uf2 path") from None
+    else:
+        if not board:
+            raise LunchboxError("which board is this for?",
+                                hint="pass --profile NAME (its board picks the release) or "
+                                     "--uf2 FILE")
+        url, digest = download.pinned(board, env.table)
+        env.say("downloading CircuitPython {} for {}".format(
+            download.CIRCUITPYTHON_VERSION, board))
+        bar = Bar("download", env.err)
+        kwargs = {"progress": lambda d, t: bar(d, t)}
+        if env.url_opener:
+            kwargs["opener"] = env.url_opener
+        try:
+            cached = download.fetch(url, digest, env.cache or download.cache_dir(), **kwargs)
+        finally:
+            bar.close()
+        with open(cached, "rb") as f:
+            data = f.read()
+    info = uf2.validate(data, chip=chip)
+    return data, info
+
+
+def find_bootloader(env, drive=None, ask=None):
+    if drive:
+        d = drives.Drive(drive)
+        if not os.path.isfile(os.path.join(d.path, drives.INFO_UF2)):
+            raise LunchboxError("{} has no INFO_UF2.TXT: not a UF2 bootloader drive".format(
+                d.path), hint="hold BOOTSEL while plugging the Pico in; it mounts as RPI-RP2 "
+                              "(Pico) or RP2350 (Pico 2)")
+        return d
+    return drives.choose(drives.find_bootloaders(env.roots), "bootloader", ask)
+
+
+def request_bootloader(env, ask=None, timeout=30.0):
+    """Ask a running CircuitPython to reboot into its bootloader; the bootloader Drive."""
+    consoles = ports.console_ports(ports.list_ports(env.comports))
+    if not consoles:
+        raise LunchboxError(
+            "no bootloader drive and no running CircuitPython board found",
+            hint="hold the Pico's BOOTSEL button while plugging it in, then run "
+                 "`lunchbox flash` again (or name the drive with --drive PATH)")
+    if len(consoles) > 1:
+        if ask is None:
+            raise LunchboxError(
+                "{} CircuitPython boards are attached: {}".format(
+                    len(consoles), ", ".join(p.device for p in consoles)),
+                hint="unplug the others, or put one in its bootloader (BOOTSEL) and use "
+                     "--drive PATH")
+        port = ask(consoles)
+        if port not in consoles:
+            raise LunchboxError("no board chosen")
+    else:
+        port = consoles[0]
+
+    def find():
+        return drives.find_bootloaders(env.roots)
+
+    env.say("asking the board on {} to restart into its bootloader".format(port.device))
+    try:
+        ports.touch_1200(port.device, env.open_serial)
+    except (OSError, ValueError) as e:
+        env.say("  1200-baud touch failed ({}); trying the REPL".format(e))
+    found = drives.wait_for(find, min(TOUCH_WAIT, timeout), sleep=env.sleep, clock=env.clock)
+    if not found:
+        env.say("  no bootloader yet; typing the reset into the REPL")
+        try:
+            ports.repl_reset_to_uf2(port.device, env.open_serial, env.sleep)
+        except (OSError, ValueError) as e:
+            env.say("  the REPL did not answer ({})".format(e))
+        found = drives.wait_for(find, timeout, sleep=env.sleep, clock=env.clock)
+    if not found:
+        raise LunchboxError(
+            "the board did not show its bootloader drive within {:.0f} s".format(timeout),
+            hint="hold BOOTSEL while plugging the Pico in (the drive RPI-RP2 or RP2350 "
+                 "appears), then run `lunchbox flash --drive PATH`")
+    return drives.choose(found, "bootloader", ask)
+
+
+def check_chip(drive, info):
+    try:
+        text = drives.read_info_uf2(drive)
+    except OSError as e:
+        raise LunchboxError("cannot read {}'s INFO_UF2.TXT: {}".format(drive.path, e)) from None
+    chip = uf2.chip_from_info(text)
+    if chip is None:
+        raise LunchboxError("{} is a UF2 bootloader, but not an RP2040 or RP2350 one".format(
+            drive.describe()), hint="this tool flashes Raspberry Pi Pico / Pico 2 boards")
+    if chip != info.chip:
+        raise LunchboxError(
+            "the bootloader is an {} but the UF2 is for {}; nothing was written".format(
+                chip, info.chip),
+            hint="use the CircuitPython UF2 for your board (Pico = RP2040, Pico 2 = RP2350)")
+    return chip
+
+
+def copy_uf2(env, data, drive, progress=None):
+    """Write the UF2 onto the bootloader drive. The RP2 bootloader reboots as soon as it has
+    the last block, so an error at close/flush after every byte was written is success."""
+    path = os.path.join(drive.path, COPY_NAME)
+    done = 0
+    try:
+        f = env.opener(path, "wb")
+    except OSError as e:
+        raise LunchboxError("cannot write to {}: {}".format(drive.path, e.strerror or e),
+                            hint="replug the board holding BOOTSEL and try again") from None
+    try:
+        try:
+            while done < len(data):
+                chunk = data[done:done + _CHUNK]
+                f.write(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, len(data))
+            f.flush()
+            os.fsync(f.fileno())
+        finally:
+            f.close()
+    except (OSError, ValueError) as e:
+        if done < len(data):
+            raise LunchboxError(
+                "copying stopped after {} of {} bytes: {}".format(
+                    done, len(data), getattr(e, "strerror", None) or e),
+                hint="replug the board holding BOOTSEL and run `lunchbox flash` again "
+                     "(a half-copied UF2 leaves the bootloader in place)") from None
+    return done
+
+
+def wait_circuitpy(env, before, timeout):
+    def find():
+        return [d for d in drives.find_circuitpy(env.roots) if d not in before]
+
+    found = drives.wait_for(find, timeout, sleep=env.sleep, clock=env.clock)
+    if not found:
+        raise LunchboxError(
+            "CircuitPython was written, but no CIRCUITPY drive appeared within "
+            "{:.0f} s".format(timeout),
+            hint="wait a little and look for CIRCUITPY (a first start formats it); if your "
+                 "system does not mount drives by itself, mount it and run `lunchbox sync "
+                 "--drive PATH`")
+    return found[0]
+
+
+def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None, timeout=30.0,
+          circuitpy_timeout=60.0):
+    """The whole flash; returns the CIRCUITPY Drive that appeared."""
+    data, info = load_uf2(env, uf2_path, board, chip)
+    env.say("UF2 ok: " + info.describe())
+    boot = find_bootloader(env, drive, ask)
+    if boot is None:
+        boot = request_bootloader(env, ask, timeout)
+    check_chip(boot, info)
+    before = drives.find_circuitpy(env.roots)
+    bar = Bar("flash", env.err)
+    try:
+        copy_uf2(env, data, boot, bar)
+    finally:
+        bar.close()
+    env.say("copied to {}; waiting for CIRCUITPY".format(boot.describe()))
+    return wait_circuitpy(env, before, circuitpy_timeout)
+
+
+def register(parser):
+    parser.add_argument("--uf2", metavar="FILE", help="CircuitPython .uf2 to install "
+                        "(default: the pinned CircuitPython {} for the profile's board)".format(
+                            download.CIRCUITPYTHON_VERSION))
+    parser.add_argument("--drive", metavar="PATH", help="the bootloader drive (RPI-RP2/RP2350)")
+    parser.add_argument("--profile", metavar="NAME", help="hardware profile: its board and "
+                        "chip pick and check the firmware")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds to wait for the bootloader drive (default 30)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--sync", dest="sync", action="store_true", default=None,
+                       help="sync the firmware right after flashing")
+    group.add_argument("--no-sync", dest="sync", action="store_false",
+                       help="do not offer to sync")
+
+
+def run(args):
+    from . import profiles, sync_command
+
+    board = chip = None
+    if args.profile:
+        profile = profiles.load_profile(args.profile)
+        board, chip = profile.get("board"), profile.get("chip")
+    else:
+        running = drives.find_circuitpy()
+        if len(running) == 1:
+            try:
+                boot_out = drives.read_boot_out(running[0])
+                board = boot_out.board_id
+            except LunchboxError:
+                pass
+    ask = sync_command.ask_drive if sync_command.interactive() else None
+    circuitpy = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout)
+    print("CircuitPython is running: {}".format(circuitpy.describe()))
+    do_sync = args.sync
+    if do_sync is None and sync_command.interactive():
+        answer = input("Sync the Lunchbox firmware onto it now? [Y/n] ").strip().lower()
+        do_sync = answer in ("", "y", "yes")
+    if do_sync:
+        sync_command.sync_once(circuitpy, args.profile)
+    else:
+        print("next: lunchbox sync{}".format(" --profile " + args.profile if args.profile
+                                              else ""))
+    return 0

@@ -1,0 +1,176 @@
+"""`lunchbox sync`: put the firmware, libraries and settings.toml on CIRCUITPY (thin: the work
+is in drives, fileset and sync)."""
+
+import os
+import sys
+
+from . import __version__, drives, fileset, profiles, sync
+from .errors import LunchboxError
+from .progress import Bar
+
+
+def register(parser):
+    parser.add_argument("--drive", metavar="PATH", help="the CIRCUITPY drive (default: find it)")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="hardware profile id or .toml path (default: the one already on "
+                             "the drive); one of: " + ", ".join(profiles.list_profiles()))
+    parser.add_argument("--dry-run", action="store_true", help="list what would change")
+    parser.add_argument("--watch", action="store_true",
+                        help="stay running and resync on every change in the checkout")
+
+
+def ask_drive(drives_found, stream=None, read=input):
+    """Prompt for one of several drives (only used when stdin is a terminal)."""
+    stream = stream or sys.stderr
+    stream.write("Several boards are attached:\n")
+    for n, d in enumerate(drives_found, 1):
+        stream.write("  {}) {}\n".format(n, d.describe()))
+    answer = read("Which one? [1-{}] ".format(len(drives_found))).strip()
+    if answer.isdigit() and 1 <= int(answer) <= len(drives_found):
+        return drives_found[int(answer) - 1]
+    return None
+
+
+def interactive():
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def find_drive(path=None, roots=None, ask=None):
+    """The CIRCUITPY Drive: ``path`` if given, else the one attached (asking among several)."""
+    if path:
+        if not os.path.isdir(path):
+            raise LunchboxError("--drive {}: no such folder".format(path),
+                                hint="give the folder where CIRCUITPY is mounted")
+        return drives.Drive(path)
+    found = drives.find_circuitpy(roots)
+    if not found:
+        boot = drives.find_bootloaders(roots)
+        if boot:
+            raise LunchboxError(
+                "no CIRCUITPY drive, but a bootloader drive is attached ({})".format(
+                    boot[0].describe()),
+                hint="install CircuitPython first: `lunchbox flash`")
+        raise LunchboxError("no CIRCUITPY drive found",
+                            hint="plug the board in with a data USB cable and wait for the "
+                                 "drive to mount, or name it with --drive PATH")
+    return drives.choose(found, "CIRCUITPY", ask)
+
+
+def drive_settings(drive):
+    try:
+        with open(os.path.join(drive.path, fileset.SETTINGS), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def settings_value(text, key):
+    for line in (text or "").splitlines():
+        k, sep, v = line.partition("=")
+        if sep and k.strip() == key:
+            return v.split("#", 1)[0].strip().strip('"')
+    return None
+
+
+def choose_profile(name, drive, boot):
+    """The profile: --profile, else the one named in the drive's settings.toml. Never a guess
+    between the profiles that fit a board."""
+    if name:
+        return profiles.load_profile(name)
+    on_drive = settings_value(drive_settings(drive), "LUNCHBOX_PROFILE")
+    if on_drive and on_drive in profiles.list_profiles():
+        return profiles.load_profile(on_drive)
+    fits = []
+    for pid in profiles.list_profiles():
+        try:
+            if profiles.load_profile(pid, check=False).get("board") == boot.board_id:
+                fits.append(pid)
+        except LunchboxError:
+            continue
+    raise LunchboxError(
+        "which hardware profile? The drive has none yet",
+        hint="name it with --profile: {}".format(
+            ", ".join(fits or profiles.list_profiles())))
+
+
+def board_warnings(profile, boot):
+    warnings = []
+    if boot.board_id and profile.get("board") and boot.board_id != profile["board"]:
+        warnings.append(
+            "the board is {!r} but profile {!r} is for {!r}: pins may not match".format(
+                boot.board_id, profile.get("id"), profile["board"]))
+    chip = (boot.chip or "").upper()
+    if chip and profile.get("chip") and not chip.startswith(profile["chip"].upper()):
+        warnings.append("the board's chip is {} but profile {!r} is for {}".format(
+            boot.chip, profile.get("id"), profile["chip"]))
+    return warnings
+
+
+def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
+    """Everything sync needs: (boot, profile, files, meta, warnings)."""
+    boot = drives.read_boot_out(drive)
+    drives.check_supported(boot)
+    profile = choose_profile(profile_name, drive, boot)
+    rendered = profiles.render_settings(profile)
+    settings = fileset.merge_settings(drive_settings(drive), rendered)
+    files = fileset.build(profile, settings, root=root)
+    meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
+            "tool": "lunchbox " + __version__}
+    return boot, profile, files, meta, board_warnings(profile, boot)
+
+
+def summary(p, dry_run=False):
+    lines = []
+    if dry_run:
+        for rel, data, why in p.writes:
+            lines.append("  would {} {} ({} bytes)".format(
+                "add" if why == "new" else "update", rel, len(data)))
+        for rel in p.removes:
+            lines.append("  would remove {}".format(rel))
+    for rel in p.kept:
+        lines.append("  left alone: {} (no longer shipped, but changed on the drive)".format(rel))
+    verb = "would write" if dry_run else "wrote"
+    lines.append("{} {} file{} ({} KiB), {} {}, {} unchanged".format(
+        verb, len(p.writes), "" if len(p.writes) == 1 else "s", p.bytes_to_write() // 1024,
+        "would remove" if dry_run else "removed", len(p.removes), len(p.unchanged)))
+    return lines
+
+
+def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
+              root=fileset.REPO_ROOT, opener=open):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    boot, profile, files, meta, warnings = prepare(drive, profile_name, root)
+    for w in warnings:
+        err.write("warning: {}\n".format(w))
+    out.write("{}: CircuitPython {} on {}, profile {}\n".format(
+        drive.describe(), boot.version_text, boot.board_id or boot.board_name, profile["id"]))
+    bar = Bar("sync", err)
+    try:
+        p = sync.sync(drive.path, files, meta, dry_run=dry_run, progress=bar, opener=opener)
+    finally:
+        bar.close()
+    for line in summary(p, dry_run):
+        out.write(line + "\n")
+    return p
+
+
+def run(args):
+    ask = ask_drive if interactive() else None
+    drive = find_drive(args.drive, ask=ask)
+    if not args.watch:
+        sync_once(drive, args.profile, args.dry_run)
+        return 0
+    profile_path = profiles.profile_path(args.profile) if args.profile else None
+
+    def once():
+        try:
+            sync_once(drive, args.profile, args.dry_run)
+        except LunchboxError as e:  # keep watching: the board may be resetting
+            sys.stderr.write("lunchbox sync: {}\n".format(e))
+            if e.hint:
+                sys.stderr.write("  fix: {}\n".format(e.hint))
+
+    sys.stderr.write("watching {} for changes (Ctrl-C to stop)\n".format(fileset.REPO_ROOT))
+    sync.watch(lambda: fileset.snapshot(fileset.watched_paths(profile_path=profile_path)), once)
+    return 0

@@ -1,0 +1,343 @@
+"""`lunchbox flash` against folders standing in for the bootloader and CIRCUITPY drives and a
+real pseudo-terminal standing in for the board's console port."""
+
+import errno
+import hashlib
+import http.server
+import io
+import os
+import select
+import termios
+import threading
+import urllib.request
+
+import pytest
+
+from lunchbox import flash, ports, uf2
+from lunchbox.errors import LunchboxError
+
+INFO_RP2040 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
+INFO_RP2350 = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
+BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
+            "Board ID:raspberry_pi_pico\n")
+IMAGE = uf2.build(bytes(range(256)) * 400, uf2.RP2040)
+IMAGE_2350 = uf2.build(bytes(range(256)) * 400, uf2.RP2350_ARM_S)
+
+
+class FakeBoard:
+    """Drives that come and go as a board would, advanced by the fake clock's sleeps."""
+
+    def __init__(self, media, info=INFO_RP2040):
+        self.media = media
+        self.info = info
+        self.now = 0.0
+        self.on_sleep = []
+
+    def sleep(self, s):
+        self.now += s
+        for hook in list(self.on_sleep):
+            hook()
+
+    def clock(self):
+        return self.now
+
+    def show_bootloader(self):
+        d = self.media / "RPI-RP2"
+        d.mkdir(exist_ok=True)
+        (d / "INFO_UF2.TXT").write_text(self.info)
+        (d / "INDEX.HTM").write_text("<html>")
+        return d
+
+    def show_circuitpy(self):
+        d = self.media / "CIRCUITPY"
+        d.mkdir(exist_ok=True)
+        (d / "boot_out.txt").write_text(BOOT_OUT)
+        return d
+
+    def reboot_after_copy(self):
+        boot = self.media / "RPI-RP2"
+
+        def hook():
+            if (boot / flash.COPY_NAME).exists() and not (self.media / "CIRCUITPY").exists():
+                self.show_circuitpy()
+        self.on_sleep.append(hook)
+
+
+@pytest.fixture
+def board(tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    return FakeBoard(media)
+
+
+def env_for(board, **kw):
+    kw.setdefault("comports", lambda: [])
+    return flash.Env(roots=[str(board.media)], sleep=board.sleep, clock=board.clock,
+                     err=io.StringIO(), **kw)
+
+
+def uf2_file(tmp_path, data=IMAGE, name="cp.uf2"):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+def test_flash_found_drive(board, tmp_path):
+    boot = board.show_bootloader()
+    board.reboot_after_copy()
+    env = env_for(board)
+    cp = flash.flash(env, uf2_file(tmp_path), timeout=5, circuitpy_timeout=10)
+    assert cp.label == "CIRCUITPY"
+    assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
+    assert "RP2040 UF2" in env.err.getvalue()
+
+
+def test_flash_named_drive(board, tmp_path):
+    boot = board.show_bootloader()
+    board.reboot_after_copy()
+    flash.flash(env_for(board), uf2_file(tmp_path), drive=str(boot), circuitpy_timeout=10)
+    assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
+    with pytest.raises(LunchboxError, match="not a UF2 bootloader drive"):
+        flash.flash(env_for(board), uf2_file(tmp_path), drive=str(tmp_path))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d[:-200], lambda d: d[:512 * 10], lambda d: b"PK" + d[2:],
+    lambda d: d[:512] + d[1024:],
+])
+def test_broken_uf2_writes_nothing(board, tmp_path, damage):
+    boot = board.show_bootloader()
+    before = sorted(os.listdir(boot))
+    with pytest.raises(uf2.UF2Error):
+        flash.flash(env_for(board), uf2_file(tmp_path, damage(IMAGE)))
+    assert sorted(os.listdir(boot)) == before
+
+
+def test_wrong_chip_writes_nothing(board, tmp_path):
+    boot = board.show_bootloader()
+    with pytest.raises(LunchboxError, match="bootloader is an RP2040 but the UF2 is for RP2350"):
+        flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350))
+    assert not (boot / flash.COPY_NAME).exists()
+    with pytest.raises(uf2.UF2Error, match="but the board is an RP2040"):
+        flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350), chip="RP2040")
+
+
+def test_rp2350_bootloader(board, tmp_path):
+    board.info = INFO_RP2350
+    boot = board.show_bootloader()
+    board.reboot_after_copy()
+    flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350), circuitpy_timeout=10)
+    assert (boot / flash.COPY_NAME).read_bytes() == IMAGE_2350
+
+
+def test_two_bootloaders_never_guessed(board, tmp_path):
+    board.show_bootloader()
+    other = board.media / "RP2350"
+    other.mkdir()
+    (other / "INFO_UF2.TXT").write_text(INFO_RP2350)
+    with pytest.raises(LunchboxError, match="2 bootloader drives"):
+        flash.flash(env_for(board), uf2_file(tmp_path))
+
+
+class FakePortInfo:
+    def __init__(self, device, interface, vid=0x239A, pid=0x80F4):
+        self.device = device
+        self.interface = interface
+        self.vid = vid
+        self.pid = pid
+        self.serial_number = "E6614C311B7D5A2C"
+        self.description = "Pico"
+
+
+@pytest.fixture
+def pty():
+    master, slave = os.openpty()
+    yield master, slave, os.ttyname(slave)
+    os.close(master)
+    os.close(slave)
+
+
+def _read_all(fd):
+    out = b""
+    while select.select([fd], [], [], 0)[0]:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+def test_reboot_by_1200_baud_touch(board, tmp_path, pty):
+    master, slave, name = pty
+    termios.tcsetattr(slave, termios.TCSANOW, _with_speed(termios.tcgetattr(slave),
+                                                          termios.B115200))
+
+    def hook():  # the "board" sees its console set to 1200 baud and restarts
+        if termios.tcgetattr(slave)[4] == termios.B1200:
+            board.show_bootloader()
+    board.on_sleep.append(hook)
+    board.reboot_after_copy()
+    data_port = FakePortInfo("/dev/null-data", "CircuitPython CDC2 control")
+    env = env_for(board, comports=lambda: [data_port, FakePortInfo(name,
+                                                                   "CircuitPython CDC control")])
+    flash.flash(env, uf2_file(tmp_path), timeout=10, circuitpy_timeout=10)
+    assert (board.media / "RPI-RP2" / flash.COPY_NAME).read_bytes() == IMAGE
+    assert "restart into its bootloader" in env.err.getvalue()
+    assert "REPL" not in env.err.getvalue()
+    assert _read_all(master) == b""  # nothing typed at the REPL
+
+
+def _with_speed(attrs, speed):
+    attrs = list(attrs)
+    attrs[4] = attrs[5] = speed
+    return attrs
+
+
+def test_reboot_falls_back_to_repl(board, tmp_path, pty):
+    master, slave, name = pty
+    typed = []
+
+    def hook():  # this board ignores the touch, but obeys the REPL
+        typed.append(_read_all(master))
+        if b"microcontroller.reset()" in b"".join(typed):
+            board.show_bootloader()
+    board.on_sleep.append(hook)
+    board.reboot_after_copy()
+    env = env_for(board, comports=lambda: [FakePortInfo(name, "CircuitPython CDC control")])
+    flash.flash(env, uf2_file(tmp_path), timeout=10, circuitpy_timeout=10)
+    text = b"".join(typed)
+    assert text.startswith(b"\x03\x03")
+    for line in ports.REPL_UF2_LINES:
+        assert line in text
+    assert "typing the reset into the REPL" in env.err.getvalue()
+
+
+def test_reboot_times_out_with_clear_message(board, tmp_path, pty):
+    _, _, name = pty
+    env = env_for(board, comports=lambda: [FakePortInfo(name, "CircuitPython CDC control")])
+    with pytest.raises(LunchboxError, match="did not show its bootloader drive within 8 s") as e:
+        flash.flash(env, uf2_file(tmp_path), timeout=8)
+    assert "BOOTSEL" in e.value.hint
+    assert board.now == pytest.approx(6 + 8, abs=1.5)
+
+
+def test_nothing_attached(board, tmp_path):
+    with pytest.raises(LunchboxError, match="no bootloader drive and no running") as e:
+        flash.flash(env_for(board), uf2_file(tmp_path))
+    assert "BOOTSEL" in e.value.hint
+
+
+def test_two_boards_running_not_guessed(board, tmp_path):
+    two = [FakePortInfo("/dev/a", "CircuitPython CDC control"),
+           FakePortInfo("/dev/b", "CircuitPython CDC control", pid=0x8120)]
+    with pytest.raises(LunchboxError, match="2 CircuitPython boards"):
+        flash.flash(env_for(board, comports=lambda: two), uf2_file(tmp_path))
+
+
+def test_port_roles():
+    found = ports.list_ports(lambda: [
+        FakePortInfo("/dev/ttyACM1", "CircuitPython CDC2 control"),
+        FakePortInfo("/dev/ttyACM0", "CircuitPython CDC control"),
+        FakePortInfo("/dev/ttyUSB0", None, vid=0x0403, pid=0x6001),  # an FTDI cable: not ours
+        FakePortInfo("/dev/cu.usbmodem1", None, vid=0x2E8A, pid=0x000B),  # macOS, no names
+    ])
+    assert [(p.device, p.role) for p in found] == [
+        ("/dev/cu.usbmodem1", "unknown"), ("/dev/ttyACM0", "console"), ("/dev/ttyACM1", "data")]
+    assert [p.device for p in ports.console_ports(found)] == ["/dev/ttyACM0"]
+    assert found[0].board == "Raspberry Pi Pico 2"
+    assert "2E8A:000B" in found[0].describe()
+    unnamed = [p for p in found if p.role == "unknown"]
+    assert ports.console_ports(unnamed) == unnamed
+
+
+def test_copy_error_after_last_byte_is_success(board, tmp_path):
+    boot = board.show_bootloader()
+    board.reboot_after_copy()
+
+    class Vanishing:
+        def __init__(self, path, mode):
+            self.f = open(path, mode)
+
+        def write(self, b):
+            return self.f.write(b)
+
+        def flush(self):
+            self.f.flush()
+            raise OSError(errno.EIO, "Input/output error")  # the drive left: board rebooted
+
+        def fileno(self):
+            return self.f.fileno()
+
+        def close(self):
+            self.f.close()
+
+    env = env_for(board, opener=Vanishing)
+    flash.flash(env, uf2_file(tmp_path), circuitpy_timeout=10)
+    assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
+
+
+def test_copy_error_midway(board, tmp_path):
+    board.show_bootloader()
+
+    class Unplugged:
+        def __init__(self, path, mode):
+            self.n = 0
+
+        def write(self, b):
+            self.n += 1
+            if self.n == 3:
+                raise OSError(errno.ENODEV, "No such device")
+
+        def close(self):
+            pass
+
+    with pytest.raises(LunchboxError, match="copying stopped after 65536 of") as e:
+        flash.flash(env_for(board, opener=Unplugged), uf2_file(tmp_path))
+    assert "BOOTSEL" in e.value.hint
+
+
+def test_circuitpy_never_appears(board, tmp_path):
+    board.show_bootloader()
+    with pytest.raises(LunchboxError, match="no CIRCUITPY drive appeared within 12 s"):
+        flash.flash(env_for(board), uf2_file(tmp_path), circuitpy_timeout=12)
+
+
+def test_missing_uf2_file(board, tmp_path):
+    with pytest.raises(LunchboxError, match="cannot read"):
+        flash.flash(env_for(board), str(tmp_path / "nope.uf2"))
+
+
+def test_pinned_without_digest_refused(board):
+    with pytest.raises(LunchboxError, match="no verified SHA-256") as e:
+        flash.flash(env_for(board), board="raspberry_pi_pico")
+    assert "--uf2 FILE" in e.value.hint
+    with pytest.raises(LunchboxError, match="which board"):
+        flash.flash(env_for(board))
+
+
+def test_pinned_download_then_flash(board, tmp_path):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(IMAGE)))
+            self.end_headers()
+            self.wfile.write(IMAGE)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = "http://127.0.0.1:{}/cp-pico.uf2".format(httpd.server_address[1])
+        table = {"raspberry_pi_pico": (url, hashlib.sha256(IMAGE).hexdigest())}
+        boot = board.show_bootloader()
+        board.reboot_after_copy()
+        no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
+        env = env_for(board, table=table, cache=str(tmp_path / "cache"), url_opener=no_proxy)
+        flash.flash(env, board="raspberry_pi_pico", chip="RP2040", circuitpy_timeout=10)
+        assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
+        assert os.listdir(tmp_path / "cache") == ["cp-pico.uf2"]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
