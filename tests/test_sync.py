@@ -4,6 +4,7 @@ machine allows mounting, and injected OSErrors otherwise and as well)."""
 
 import errno
 import hashlib
+import io
 import json
 import os
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import fileset, sync
+from lunchbox import drives, fileset, sync, sync_command
 from lunchbox.errors import LunchboxError
 
 PROFILE = {"id": "test", "board": "raspberry_pi_pico", "chip": "RP2040",
@@ -370,3 +371,99 @@ def test_real_enospc_mid_write(src, tmpfs):
         sync.free_space = real_free
     assert "finishes what was left" in err.value.hint
     assert filler.exists() and (d / "boot_out.txt").read_text() == BOOT_OUT
+
+
+# ---- the command, with the real checkout and the real profiles -----------------------------
+
+REAL = fileset.REPO_ROOT
+needs_firmware = pytest.mark.skipif(not (REAL / "firmware" / "code.py").exists(),
+                                    reason="firmware/code.py not in this checkout yet")
+
+
+def real_drive(tmp_path, boot_out=BOOT_OUT, settings=None):
+    d = tmp_path / "CIRCUITPY"
+    write(d / "boot_out.txt", boot_out)
+    if settings is not None:
+        write(d / "settings.toml", settings)
+    return drives.Drive(d)
+
+
+@needs_firmware
+def test_command_full_real_tree(tmp_path):
+    d = real_drive(tmp_path, settings='CIRCUITPY_WEB_API_PASSWORD = "pw"\n')
+    out, err = io.StringIO(), io.StringIO()
+    p = sync_command.sync_once(d, "pico-display-pack", out=out, err=err)
+    assert p.writes and "profile pico-display-pack" in out.getvalue()
+    settings = (tmp_path / "CIRCUITPY" / "settings.toml").read_text()
+    assert settings.startswith('CIRCUITPY_WEB_API_PASSWORD = "pw"\n')
+    assert 'LUNCHBOX_PROFILE = "pico-display-pack"' in settings
+    manifest = json.loads((tmp_path / "CIRCUITPY" / sync.MANIFEST).read_text())
+    assert manifest["firmware_version"] == fileset.firmware_version()
+    assert manifest["profile"] == "pico-display-pack"
+    # the profile is now remembered on the drive: no --profile needed, and nothing to do
+    p = sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
+    assert p.changes == 0
+    assert "warning" not in err.getvalue()  # board matches the profile
+
+
+@needs_firmware
+def test_command_warns_on_board_mismatch(tmp_path):
+    d = real_drive(tmp_path)
+    err = io.StringIO()
+    sync_command.sync_once(d, "pico2-display-pack", dry_run=True, out=io.StringIO(), err=err)
+    assert "raspberry_pi_pico2" in err.getvalue() and "pins may not match" in err.getvalue()
+    assert "RP2350" in err.getvalue()
+
+
+def test_command_refuses_old_circuitpython(tmp_path):
+    d = real_drive(tmp_path, BOOT_OUT.replace("10.0.0", "8.2.9"))
+    with pytest.raises(LunchboxError, match="8.2.9; Lunchbox supports 9.x and 10.x") as e:
+        sync_command.sync_once(d, "pico-display-pack", out=io.StringIO(), err=io.StringIO())
+    assert "lunchbox flash" in e.value.hint
+    assert sorted(os.listdir(d.path)) == ["boot_out.txt"]
+
+
+def test_command_never_guesses_profile(tmp_path):
+    d = real_drive(tmp_path)
+    with pytest.raises(LunchboxError, match="which hardware profile") as e:
+        sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
+    assert "pico-display-pack" in e.value.hint and "pico-ssd1306-5btn" in e.value.hint
+    assert "pico2" not in e.value.hint  # only the profiles for this board
+
+
+def test_command_two_drives_without_terminal(tmp_path):
+    for label in ("CIRCUITPY", "CIRCUITPY 1"):
+        write(tmp_path / label / "boot_out.txt", BOOT_OUT)
+    with pytest.raises(LunchboxError, match="2 CIRCUITPY drives") as e:
+        sync_command.find_drive(roots=[str(tmp_path)])
+    assert "CIRCUITPY 1" in str(e.value) and "--drive" in e.value.hint
+    picked = sync_command.find_drive(roots=[str(tmp_path)], ask=lambda ds: ds[1])
+    assert picked.label == "CIRCUITPY 1"
+    answers = io.StringIO()
+    chosen = sync_command.ask_drive(drives.find_circuitpy([str(tmp_path)]), answers,
+                                    read=lambda prompt: "2")
+    assert chosen.label == "CIRCUITPY 1" and "2) " in answers.getvalue()
+
+
+def test_command_no_drive_messages(tmp_path):
+    with pytest.raises(LunchboxError, match="no CIRCUITPY drive found"):
+        sync_command.find_drive(roots=[str(tmp_path)])
+    write(tmp_path / "RPI-RP2" / "INFO_UF2.TXT", "Board-ID: RPI-RP2\n")
+    with pytest.raises(LunchboxError, match="bootloader drive is attached") as e:
+        sync_command.find_drive(roots=[str(tmp_path)])
+    assert "lunchbox flash" in e.value.hint
+    with pytest.raises(LunchboxError, match="no such folder"):
+        sync_command.find_drive(str(tmp_path / "nope"))
+
+
+@needs_firmware
+def test_cli_dry_run(tmp_path, capsys):
+    from lunchbox import cli
+
+    write(tmp_path / "CIRCUITPY" / "boot_out.txt", BOOT_OUT)
+    rc = cli.main(["sync", "--drive", str(tmp_path / "CIRCUITPY"), "--profile",
+                   "pico-ssd1306-5btn", "--dry-run"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "would add lib/adafruit_displayio_ssd1306.py" in out and "would add code.py" in out
+    assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]

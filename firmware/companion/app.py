@@ -1,0 +1,141 @@
+"""The app: a stack of screens fed by button events, batched redraws, LEDs, the data link."""
+
+import displayio
+
+from . import __version__
+from .core.appsettings import AppSettings
+from .core.buttons import Buttons, EventQueue, ticks_diff
+from .core.link import LinkServer
+from .leds import Leds
+from .ui import Toast
+
+TOAST_MS = 2500
+
+
+class App:
+    def __init__(self, hw, store, resume=True, notice=None):
+        self.hw = hw
+        self.store = store
+        self.d = hw.display
+        self.buttons = Buttons()
+        self.queue = EventQueue()
+        self.settings = self._load_settings()
+        self.d.set_brightness(self.settings.brightness)
+        self.leds = Leds(hw.pixels, self.settings.brightness, self.settings.leds)
+        self.stack = []
+        self.dirty = True
+        self.handled = 0
+        self.refreshes = 0
+        self.link = None
+        if hw.link is not None:
+            self.link = LinkServer(store, __version__, hw.profile.get("profile", "?"))
+        root = self.d.root
+        while len(root):
+            root.pop()
+        root.append(displayio.Group())  # the top screen's group goes here
+        self.toast = Toast(self.d)
+        root.append(self.toast.group)
+
+        from .menu import MainMenu, resume_prompt
+
+        self.push(MainMenu(self))
+        if resume:
+            resume_prompt(self)
+        if notice:
+            self.notify(notice)
+
+    def _load_settings(self):
+        raw = self.store.load_settings()
+        if raw is not None:
+            try:
+                return AppSettings.from_bytes(raw)
+            except ValueError:
+                pass  # unreadable settings: defaults (the store log itself is intact)
+        return AppSettings()
+
+    def save_settings(self):
+        self.store.save_settings(self.settings.to_bytes())
+        self.d.set_brightness(self.settings.brightness)
+        self.leds.configure(self.settings.brightness, self.settings.leds)
+
+    # the screen stack
+
+    @property
+    def top(self):
+        return self.stack[-1] if self.stack else None
+
+    def _show_top(self):
+        self.d.root[0] = self.top.group
+        self.top.enter()
+        self.dirty = True
+
+    def push(self, screen):
+        self.stack.append(screen)
+        self._show_top()
+
+    def pop(self):
+        if len(self.stack) <= 1:
+            return  # the main menu stays
+        self.stack.pop().exit()
+        self._show_top()
+
+    def replace(self, screen):
+        self.stack.pop().exit()
+        self.push(screen)
+
+    def home(self):
+        while len(self.stack) > 1:
+            self.stack.pop().exit()
+        self._show_top()
+
+    def notify(self, message, ms=TOAST_MS):
+        self.toast.show(message, self.hw.clock() + ms)
+        self.dirty = True
+
+    # the main loop
+
+    def refresh(self):
+        if self.dirty:
+            self.d.refresh()
+            self.refreshes += 1
+            self.dirty = False
+
+    def step(self):
+        """One pass: read buttons, handle each event (one refresh each), tick, serve the link."""
+        hw = self.hw
+        now = hw.clock()
+        for button, pressed in hw.buttons.poll():
+            self.queue.extend(self.buttons.feed(button, pressed, now))
+        self.queue.extend(self.buttons.tick(now))
+        event = self.queue.get()
+        while event is not None:
+            self.leds.wake(now)
+            if self.toast.visible:
+                self.toast.hide()
+                self.dirty = True
+            self.top.on_button(event[0], event[1])
+            self.handled += 1
+            self.refresh()
+            event = self.queue.get()
+        self.top.tick(now)
+        if self.toast.until is not None and ticks_diff(now, self.toast.until) >= 0:
+            self.toast.hide()
+            self.dirty = True
+        self.leds.tick(now, ticks_diff)
+        if self.link is not None:
+            self._serve_link()
+        self.refresh()
+        hw.watchdog.feed()
+
+    def _serve_link(self):
+        link = self.hw.link
+        n = link.in_waiting
+        if n:
+            out = self.link.feed(link.read(n))
+            if out:
+                link.write(out)
+
+    def run(self):
+        while True:
+            self.step()
+            self.hw.idle()

@@ -1,0 +1,100 @@
+"""The two display classes: layout metrics and colours for each kind of screen.
+
+Widgets never hard-code sizes: they ask the display for its character cell, row height and
+colours, so every screen lays out on both the 240x135 colour ST7789 and the 128x64 mono SSD1306.
+The driver object (adafruit_st7789, adafruit_displayio_ssd1306, or the simulator's window) is
+made elsewhere and handed in; auto_refresh is turned off here and the app refreshes once per
+handled event, so a half-drawn change is never shown.
+"""
+
+import displayio
+
+GLYPH_W = 6  # terminalio.FONT cell
+GLYPH_H = 12
+
+
+class _Display:
+    mono = False
+    scale = 1
+    title_scale = 1
+    pad = 2
+
+    def __init__(self, driver, width, height):
+        self.driver = driver
+        self.width = width
+        self.height = height
+        try:
+            driver.auto_refresh = False
+        except AttributeError:
+            pass
+        self.root = displayio.Group()
+        driver.root_group = self.root
+        self.char_w = GLYPH_W * self.scale
+        self.char_h = GLYPH_H * self.scale
+        self.title_h = GLYPH_H * self.title_scale + 2 * self.pad
+        # list rows share what is left below the title bar equally
+        self.rows = (height - self.title_h) // (self.char_h + self.row_gap)
+        self.row_h = (height - self.title_h) // self.rows
+        self.cols = (width - 2 * self.pad) // self.char_w
+        self.title_cols = (width - 2 * self.pad) // (GLYPH_W * self.title_scale)
+
+    def refresh(self):
+        self.driver.refresh()
+
+    def set_brightness(self, percent):
+        """0..100; never fully dark (the box would look switched off)."""
+        try:
+            self.driver.brightness = max(10, percent) / 100
+        except (AttributeError, NotImplementedError, ValueError):
+            pass
+
+
+class ColorDisplay(_Display):
+    """240x135 colour (Pimoroni Pico Display Pack, ST7789)."""
+
+    scale = 2
+    title_scale = 2
+    row_gap = 2
+    BG = 0x000000
+    FG = 0xFFFFFF
+    DIM = 0x8C8C8C
+    TITLE_BG = 0x0B3D91
+    TITLE_FG = 0xFFFFFF
+    SEL_BG = 0xFFC61A
+    SEL_FG = 0x000000
+    EDIT_BG = 0x19B5FE
+    ACCENT = 0x19B5FE
+    GOOD = 0x2ECC40
+    BAD = 0xFF4136
+    PLAYERS = (0xFF4136, 0x2ECC40, 0x19B5FE, 0xFFC61A)
+
+
+class MonoDisplay(_Display):
+    """128x64 monochrome (SSD1306): only black and white, inverse video for emphasis."""
+
+    mono = True
+    scale = 1
+    title_scale = 1
+    pad = 1
+    row_gap = 0
+    BG = 0x000000
+    FG = 0xFFFFFF
+    DIM = 0xFFFFFF
+    TITLE_BG = 0xFFFFFF
+    TITLE_FG = 0x000000
+    SEL_BG = 0xFFFFFF
+    SEL_FG = 0x000000
+    EDIT_BG = 0xFFFFFF
+    ACCENT = 0xFFFFFF
+    GOOD = 0xFFFFFF
+    BAD = 0xFFFFFF
+    PLAYERS = (0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 0xFFFFFF)
+
+
+def make(kind, driver, width, height):
+    """The display class for a LUNCHBOX_DISPLAY value."""
+    if kind == "st7789":
+        return ColorDisplay(driver, width, height)
+    if kind == "ssd1306":
+        return MonoDisplay(driver, width, height)
+    raise ValueError("unknown display {!r}".format(kind))

@@ -1,0 +1,126 @@
+"""Build ``hw`` on the Pico from settings.toml. The only module that imports ``board``."""
+
+import os
+import time
+
+import board
+import displayio
+import keypad
+import microcontroller
+import supervisor
+
+from . import display as displays
+from .core import settings
+from .core.buttons import button_id
+from .hwbase import Hardware
+
+
+def _pin(name):
+    try:
+        return getattr(board, name)
+    except AttributeError:
+        raise ValueError("settings.toml names pin {} which this board lacks".format(name)) from None
+
+
+class KeypadButtons:
+    """keypad.Keys (debounced in the background) -> (button id, pressed) transitions."""
+
+    def __init__(self, buttons):
+        self.ids = [button_id(role) for role, _pin in buttons]
+        pins = [_pin(pin) for _role, pin in buttons]
+        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
+        self.event = keypad.Event()
+
+    def poll(self):
+        out = []
+        while self.keys.events.get_into(self.event):
+            out.append((self.ids[self.event.key_number], self.event.pressed))
+        return out
+
+
+class Watchdog:
+    def __init__(self):
+        self.wd = microcontroller.watchdog
+
+    def start(self, seconds):
+        from watchdog import WatchDogMode
+
+        self.wd.timeout = seconds
+        self.wd.mode = WatchDogMode.RESET
+
+    def feed(self):
+        self.wd.feed()
+
+
+def _display(cfg):
+    displayio.release_displays()
+    pins = cfg["display_pins"]
+    kind = cfg["display"]
+    if kind == "st7789":
+        import busio
+        from adafruit_st7789 import ST7789
+
+        try:
+            from fourwire import FourWire
+        except ImportError:  # CircuitPython 8
+            from displayio import FourWire
+        spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
+        bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]))
+        backlight = _pin(pins["backlight"]) if "backlight" in pins else None
+        # the Display Pack's 240x135 window sits at an offset in the controller's RAM
+        driver = ST7789(bus, width=cfg["width"], height=cfg["height"],
+                        rotation=cfg["rotation"], rowstart=40, colstart=53,
+                        backlight_pin=backlight, auto_refresh=False)
+    else:
+        import busio
+        from adafruit_displayio_ssd1306 import SSD1306
+
+        try:
+            from i2cdisplaybus import I2CDisplayBus
+        except ImportError:  # CircuitPython 8
+            from displayio import I2CDisplay as I2CDisplayBus
+        i2c = busio.I2C(_pin(pins["scl"]), _pin(pins["sda"]), frequency=400000)
+        bus = I2CDisplayBus(i2c, device_address=cfg["address"])
+        driver = SSD1306(bus, width=cfg["width"], height=cfg["height"],
+                         rotation=cfg["rotation"], auto_refresh=False)
+    return displays.make(kind, driver, cfg["width"], cfg["height"])
+
+
+def _status_led_off(cfg):
+    # the Display Pack's RGB LED is active low: drive it high so it stays dark
+    if not cfg["rgb_led"]:
+        return
+    import digitalio
+
+    for name in cfg["rgb_led"]:
+        led = digitalio.DigitalInOut(_pin(name))
+        led.switch_to_output(value=True)
+
+
+def build():
+    cfg = settings.read(os.getenv)
+    pixels = None
+    if cfg["neopixel"]:
+        import neopixel
+
+        pixels = neopixel.NeoPixel(_pin(cfg["neopixel"]), cfg["neopixel_count"],
+                                   brightness=0.2, auto_write=False)
+    _status_led_off(cfg)
+    link = None
+    try:
+        import usb_cdc
+
+        link = usb_cdc.data
+    except ImportError:
+        pass
+    return Hardware(
+        display=_display(cfg),
+        buttons=KeypadButtons(cfg["buttons"]),
+        clock=supervisor.ticks_ms,
+        nvm=microcontroller.nvm,
+        profile=cfg,
+        pixels=pixels,
+        link=link,
+        watchdog=Watchdog(),
+        idle=lambda: time.sleep(0.005),
+    )

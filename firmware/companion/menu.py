@@ -1,0 +1,206 @@
+"""The main menu, Settings, and the resume prompt."""
+
+from . import __version__
+from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
+from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .screens import ConfirmDialog, ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
+from .ui import TitleBar, text
+
+# (game id, menu label, full name, module with open(app, payload) or None until it exists)
+GAMES = (
+    ("space_lunch", "Space Lunch", "Space Lunch (solo)", None),
+    ("lets_do_lunch", "Let's Do Lunch", "Let's Do Lunch", None),
+    ("aqua_brunch", "Aqua Brunch", "Aqua Brunch", "companion.aqua"),
+    ("space_battle", "Space Battle", "Space Battle Lunchtime", None),
+    ("space_days", "Space Days", "Space Days", None),
+)
+
+
+def game_info(game_id):
+    for info in GAMES:
+        if info[0] == game_id:
+            return info
+    return None
+
+
+def open_game(app, game_id, payload=None):
+    """Push the game's screen (resuming ``payload`` when given)."""
+    info = game_info(game_id)
+    if info is None or info[3] is None:
+        name = info[2] if info else game_id
+        app.push(MessageScreen(app, name, "Coming in a later update. This box can already do "
+                               "the Aqua Brunch strength sums."))
+        return
+    if payload is None:
+        saved = app.store.load_game()
+        if saved is not None and saved[0] == game_id:
+            payload = saved[1]  # opening the game from the menu carries on the saved one
+    module = __import__(info[3], None, None, ["open"])
+    try:
+        module.open(app, payload)
+    except ValueError:
+        # a saved game this firmware cannot read: say so and start that game fresh
+        app.store.clear_game()
+        app.notify("Saved game unreadable - new game")
+        module.open(app, None)
+
+
+def resume_prompt(app):
+    saved = app.store.load_game()
+    if saved is None:
+        return
+    game_id, payload = saved
+    info = game_info(game_id)
+    name = info[2] if info else game_id
+
+    def yes():
+        open_game(app, game_id, payload)
+
+    def no():
+        app.store.clear_game()
+        app.notify("Saved game discarded")
+
+    app.push(ConfirmDialog(app, "Resume game?", name, yes, no, "Resume", "Discard"))
+
+
+class MainMenu(ListScreen):
+    title = "Lunchbox"
+
+    def items(self):
+        return [g[1] for g in GAMES] + ["Settings"]
+
+    def status(self):
+        return "v" + __version__
+
+    def activate(self, index):
+        if index < len(GAMES):
+            open_game(self.app, GAMES[index][0])
+        else:
+            self.app.push(SettingsScreen(self.app))
+
+    def on_button(self, button, kind):
+        if button == BACK:
+            return  # nowhere to go back to
+        super().on_button(button, kind)
+
+
+class SettingsScreen(ListScreen):
+    title = "Settings"
+
+    def items(self):
+        return ["Brightness", "LEDs", "Player names", "About"]
+
+    def marks(self):
+        s = self.app.settings
+        return ["{}%".format(s.brightness), "on" if s.leds else "off", "", ""]
+
+    def activate(self, index):
+        app = self.app
+        s = app.settings
+        if index == 0:
+            def preview(v):
+                app.d.set_brightness(v)
+                app.leds.configure(v, s.leds)
+
+            def done(v):
+                s.brightness = v
+                app.save_settings()
+
+            app.push(NumberPicker(app, "Brightness", s.brightness, 10, 100, BRIGHTNESS_STEP,
+                                  done, preview, "%"))
+        elif index == 1:
+            def chosen(i):
+                s.leds = i == 0
+                app.save_settings()
+
+            app.push(ItemPicker(app, "LEDs", ["On", "Off"], 0 if s.leds else 1, chosen))
+        elif index == 2:
+            app.push(PlayersScreen(app))
+        else:
+            app.push(AboutScreen(app))
+
+
+class PlayersScreen(ListScreen):
+    title = "Player names"
+
+    def items(self):
+        return ["{} {}".format(i + 1, n) for i, n in enumerate(self.app.settings.names)]
+
+    def activate(self, index):
+        self.app.push(NameEditor(self.app, index))
+
+
+class AboutScreen(MessageScreen):
+    def __init__(self, app):
+        recs = app.store.records()
+        msg = "Firmware {}. Profile {}. {} records kept.".format(
+            __version__, app.hw.profile.get("profile", "?"), len(recs))
+        if app.store.status:
+            msg = msg + " " + app.store.status
+        super().__init__(app, "About", msg)
+
+
+class NameEditor(Screen):
+    """Spell a name with four buttons: prev/next change the letter under the cursor, OK moves
+    on, a long OK (or OK past the last letter) saves, Back steps back (cancels at the start)."""
+
+    def __init__(self, app, player):
+        super().__init__(app)
+        d = self.d
+        self.player = player
+        self.chars = list(app.settings.names[player])
+        self.pos = 0
+        self.bar = TitleBar(d, "Player {}".format(player + 1))
+        big = d.scale * 2 if d.cols >= NAME_LEN * 2 + 2 else d.scale
+        self.big = big
+        cw = 6 * big
+        self.x0 = (d.width - cw * NAME_LEN) // 2
+        mid = d.title_h + (d.height - d.title_h - d.char_h) // 2
+        self.name = text(d, "", self.x0, mid, d.FG, big, (0, 0.5))
+        self.cursor = text(d, "^", self.x0, mid + 6 * big + 1, d.ACCENT, big, (0, 0))
+        self.hint = text(d, "hold OK: save"[: d.cols], d.width // 2,
+                         d.height - d.char_h // 2 - 1, d.DIM, anchor=(0.5, 0.5))
+        for part in (self.bar.group, self.name, self.cursor, self.hint):
+            self.group.append(part)
+        self._show()
+
+    def _show(self):
+        s = "".join(self.chars)
+        self.name.text = s + " " * (NAME_LEN - len(s))
+        self.name.anchored_position = (self.x0, self.name.anchored_position[1])
+        self.cursor.anchored_position = (self.x0 + self.pos * 6 * self.big,
+                                         self.cursor.anchored_position[1])
+        self.changed()
+
+    def _cycle(self, step):
+        while len(self.chars) <= self.pos:
+            self.chars.append(" ")
+        i = NAME_CHARS.find(self.chars[self.pos])
+        self.chars[self.pos] = NAME_CHARS[(i + step) % len(NAME_CHARS)]
+        self._show()
+
+    def _save(self):
+        name = "".join(self.chars).strip()
+        if name:
+            self.app.settings.names[self.player] = name
+            self.app.save_settings()
+        self.app.pop()
+
+    def on_button(self, button, kind):
+        if button == PREV:
+            self._cycle(-1)
+        elif button == NEXT:
+            self._cycle(1)
+        elif button == OK:
+            if kind == LONG or self.pos >= NAME_LEN - 1:
+                self._save()
+            else:
+                self.pos += 1
+                self._show()
+        elif button == BACK:
+            if self.pos == 0:
+                self.app.pop()
+            else:
+                self.pos -= 1
+                self._show()
+

@@ -1,0 +1,341 @@
+"""`lunchbox sim`: the firmware in firmware/ running unchanged on this computer.
+
+The display is a pygame window (blinka-displayio-pygamedisplay), or colour half-blocks in the
+terminal when there is no graphical display, or nothing at all with ``--headless`` (a key
+script drives it and ``--screenshot`` saves the last screen). nvm is a file, kept between runs
+so "Resume game?" works; the USB data channel is a pseudo-terminal whose path is printed.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from .errors import LunchboxError
+from .sim_script import HINT as SCRIPT_HINT
+from .sim_script import compile_script
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+DEFAULT_PROFILE = "pico-display-pack"
+TICK_MS = 10
+WINDOW_KEYS = "arrows: prev/next   Enter/Space: OK   Backspace/Esc: back   U: undo   Q: quit"
+
+
+def register(parser):
+    parser.add_argument("--profile", default=DEFAULT_PROFILE,
+                        help="hardware profile id or .toml path (default: %(default)s)")
+    parser.add_argument("--nvm", metavar="PATH",
+                        help="file standing in for nvm (default: ~/.lunchbox/sim-nvm-PROFILE.bin)")
+    parser.add_argument("--erase-nvm", action="store_true",
+                        help="start from erased nvm (forget saved games and settings)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--headless", action="store_true",
+                      help="no display at all: run --keys and exit (for tests and screenshots)")
+    mode.add_argument("--terminal", action="store_true",
+                      help="draw in this terminal even when a graphical display is available")
+    mode.add_argument("--window", action="store_true", help="open a window (needs a display)")
+    parser.add_argument("--keys", default="", metavar="SCRIPT",
+                        help="key script, e.g. \"down down ok long:back wait:500\" (" +
+                        SCRIPT_HINT + ")")
+    parser.add_argument("--screenshot", metavar="FILE.png", help="save the final screen (headless)")
+    parser.add_argument("--print-screen", action="store_true",
+                        help="print the texts on the final screen (headless)")
+    parser.add_argument("--scale", type=int, default=0, help="window zoom (default: fit)")
+    parser.add_argument("--link", action="store_true",
+                        help="open the data channel pty in headless mode too")
+    parser.add_argument("--readme-shots", metavar="DIR",
+                        help="write the README screenshots (menu, Aqua Brunch; both displays)")
+
+
+def run(args):
+    if args.readme_shots:
+        for path in readme_shots(args.readme_shots):
+            print(path)
+        return 0
+    mode = pick_mode(args)
+    if mode != "headless" and (args.screenshot or args.print_screen):
+        raise LunchboxError("--screenshot and --print-screen need --headless",
+                            "add --headless --keys \"...\"")
+    nvm = args.nvm or default_nvm_path(args.profile)
+    if args.erase_nvm and os.path.exists(nvm):
+        os.remove(nvm)
+    sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale,
+                    link=args.link or mode != "headless")
+    try:
+        if sim.link is not None:
+            print("data channel (like the Pico's CDC2 port): {}".format(sim.link.path),
+                  file=sys.stderr)
+        if mode == "headless":
+            sim.run_script(args.keys)
+            if args.screenshot:
+                sim.screenshot(args.screenshot)
+            if args.print_screen:
+                for line in sim.texts():
+                    print(line)
+        else:
+            if args.keys:
+                sim.preload(args.keys)
+            sim.run_interactive()
+    finally:
+        sim.close()
+    return 0
+
+
+def pick_mode(args):
+    if args.headless:
+        return "headless"
+    if args.terminal:
+        return "terminal"
+    if args.window or has_graphical_display():
+        return "window"
+    return "terminal"
+
+
+def has_graphical_display():
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def default_nvm_path(profile):
+    name = Path(str(profile)).stem
+    return str(Path.home() / ".lunchbox" / "sim-nvm-{}.bin".format(name))
+
+
+def setup_environment(mode):
+    """Import paths and SDL settings; must run before pygame/displayio are imported."""
+    if not (FIRMWARE / "companion").is_dir():
+        raise LunchboxError("firmware/ not found next to the lunchbox package ({})".format(ROOT),
+                            "run the simulator from a checkout (pip install -e .)")
+    for path in (str(FIRMWARE), str(ROOT)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    if mode != "window":
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def profile_settings(profile):
+    """The settings.toml text for a profile, parsed the way the firmware parses it."""
+    from . import profiles
+
+    text = profiles.render_settings(profiles.load_profile(profile))
+    from companion.core import settings
+
+    try:
+        return settings.read(settings.parse_toml(text).get)
+    except ValueError as e:
+        raise LunchboxError("profile {}: {}".format(profile, e)) from None
+
+
+class Simulator:
+    """One simulated Lunchbox. ``mode``: "headless" (virtual clock, key scripts), "window"
+    or "terminal" (real time, keyboard)."""
+
+    def __init__(self, profile=DEFAULT_PROFILE, nvm_path=None, mode="headless", scale=0,
+                 link=False):
+        setup_environment(mode)
+        self.mode = mode
+        self.cfg = profile_settings(profile)
+        import displayio
+
+        from companion import display as displays
+        from companion.hwbase import Hardware, NullWatchdog
+
+        from . import sim_hw
+
+        self.sim_hw = sim_hw
+        displayio.release_displays()
+        w, h = self.cfg["width"], self.cfg["height"]
+        if not scale:
+            scale = 4 if w <= 128 else 3
+        strip = self.cfg["neopixel_count"] if self.cfg["neopixel"] else 0
+        SimDisplay = sim_hw.make_display_class()
+        try:
+            self.driver = SimDisplay(w, h, scale=scale, window=(mode == "window"), strip=strip,
+                                     auto_refresh=False)
+        except Exception as e:  # pygame.error without a usable video device
+            raise LunchboxError("cannot open a window: {}".format(e),
+                                "use --terminal, or --headless with --keys") from None
+        self.display = displays.make(self.cfg["display"], self.driver, w, h)
+        self.buttons = sim_hw.ScriptButtons()
+        self.clock = sim_hw.VirtualClock() if mode == "headless" else sim_hw.RealClock()
+        self.nvm = sim_hw.FileNvm(nvm_path)
+        self.pixels = sim_hw.SimPixels(strip, self.driver) if strip else None
+        self.link = sim_hw.PtyLink() if link and hasattr(os, "openpty") else None
+        self.watchdog = NullWatchdog()
+        self.hw = Hardware(self.display, self.buttons, self.clock, self.nvm, self.cfg,
+                           pixels=self.pixels, link=self.link, watchdog=self.watchdog,
+                           idle=self._idle)
+        self.timeline = []
+        self.t0 = 0
+        self.ti = 0
+        self.shots = []
+        self.starts = 0
+        self.term = None
+        self.releases = []  # (real ms, button) for keys that have no key-up (terminal)
+
+    # running
+
+    def _boot(self):
+        """Run the firmware until the run ends; a scripted power cut boots it again."""
+        from companion import main
+
+        while True:
+            self.starts += 1
+            try:
+                main.run(self.hw)
+            except self.sim_hw.PowerCycle:
+                self.buttons.pending = []
+                continue
+            except self.sim_hw.SimStop:
+                return
+
+    def run_script(self, script):
+        """Headless: run the key script on the virtual clock; returns when it is done."""
+        self.timeline = compile_script(script)
+        self.ti = 0
+        self.t0 = self.clock.now
+        self._boot()
+
+    def preload(self, script):
+        self.timeline = compile_script(script)
+        self.ti = 0
+        self.t0 = self.clock()
+
+    def run_interactive(self):
+        if self.mode == "terminal":
+            from .sim_term import Terminal
+
+            self.term = Terminal(self)
+            with self.term:
+                self._boot()
+        else:
+            print(WINDOW_KEYS, file=sys.stderr)
+            self._boot()
+
+    def _idle(self):
+        if self.mode == "headless":
+            self.clock.advance(TICK_MS)
+        else:
+            import time
+
+            time.sleep(TICK_MS / 1000)
+        self._play_timeline()
+        if self.mode == "window":
+            self._pump_window()
+        elif self.mode == "terminal" and self.term is not None:
+            self._release_due()
+            self.term.poll()
+            self.term.draw()
+
+    def _play_timeline(self):
+        elapsed = self.clock() - self.t0
+        while self.ti < len(self.timeline) and self.timeline[self.ti][0] <= elapsed:
+            action = self.timeline[self.ti][1]
+            self.ti += 1
+            if action[0] == "key":
+                self.buttons.push(action[1], action[2])
+            elif action[0] == "shot":
+                self.screenshot(action[1])
+            elif action[0] == "reset":
+                raise self.sim_hw.PowerCycle()
+            elif action[0] == "end" and self.mode == "headless":
+                raise self.sim_hw.SimStop()
+
+    def tap(self, button, held_ms=80):
+        """A key with no key-up event (terminal): press now, release a little later."""
+        self.buttons.push(button, True)
+        self.releases.append((self.clock() + held_ms, button))
+
+    def _release_due(self):
+        now = self.clock()
+        due = [r for r in self.releases if r[0] <= now]
+        self.releases = [r for r in self.releases if r[0] > now]
+        for _t, b in due:
+            self.buttons.push(b, False)
+
+    def _pump_window(self):
+        import pygame
+
+        keymap = {
+            pygame.K_LEFT: 0, pygame.K_UP: 0, pygame.K_RIGHT: 1, pygame.K_DOWN: 1,
+            pygame.K_RETURN: 2, pygame.K_KP_ENTER: 2, pygame.K_SPACE: 2,
+            pygame.K_BACKSPACE: 3, pygame.K_ESCAPE: 3, pygame.K_u: 4,
+        }
+        for event in pygame.event.get():
+            if event.type in (pygame.QUIT, pygame.WINDOWCLOSE):
+                raise self.sim_hw.SimStop()
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_q:
+                raise self.sim_hw.SimStop()
+            if event.type in (pygame.KEYDOWN, pygame.KEYUP) and event.key in keymap:
+                self.buttons.push(keymap[event.key], event.type == pygame.KEYDOWN)
+            elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN):
+                self.driver.present()
+        if self.pixels is not None and self.pixels.shown != getattr(self, "_drawn_px", None):
+            self._drawn_px = list(self.pixels.shown)
+            self.driver.present()
+
+    # looking at it
+
+    def screenshot(self, path, zoom=1):
+        import pygame
+
+        surface = self.driver.surface
+        if zoom > 1:
+            surface = pygame.transform.scale(
+                surface, (surface.get_width() * zoom, surface.get_height() * zoom))
+        parent = os.path.dirname(os.path.abspath(path))
+        os.makedirs(parent, exist_ok=True)
+        pygame.image.save(surface, path)
+        self.shots.append(path)
+        return path
+
+    def texts(self):
+        from .sim_inspect import texts
+
+        return texts(self.display.root)
+
+    def layout_problems(self):
+        from .sim_inspect import layout_problems
+
+        return layout_problems(self.display.root, self.cfg["width"], self.cfg["height"])
+
+    def pixels_lit(self):
+        """How many screen pixels are not background (black)."""
+        import pygame
+
+        arr = pygame.surfarray.array3d(self.driver.surface)
+        return int((arr.sum(axis=2) > 0).sum())
+
+    def close(self):
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+
+
+# README screenshots: (file stem, key script)
+SHOTS = (
+    ("menu", ""),
+    # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
+    ("aqua-brunch", "next next ok "
+     "ok next*5 ok next*8 ok next*4 ok next next next ok"),
+)
+SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
+
+
+def readme_shots(directory):
+    """Write docs/img-style screenshots for both displays; returns the paths."""
+    paths = []
+    for profile, tag, zoom in SHOT_PROFILES:
+        for stem, script in SHOTS:
+            sim = Simulator(profile, nvm_path=None, mode="headless")
+            try:
+                sim.run_script(script)
+                path = os.path.join(directory, "{}-{}.png".format(stem, tag))
+                sim.screenshot(path, zoom)
+                paths.append(path)
+            finally:
+                sim.close()
+    return paths

@@ -1,0 +1,235 @@
+"""The simulator's hardware: a pygame-backed display, buttons fed from the keyboard or a script,
+a file standing in for nvm, a NeoPixel stand-in, a clock, and a pseudo-terminal as the USB data
+channel. Everything here is what ``companion.hwpico`` builds from real parts on the Pico."""
+
+import os
+import time
+
+TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps at 2**29
+NVM_SIZE = 4096  # microcontroller.nvm on RP2040/RP2350: one flash sector
+
+
+class SimStop(BaseException):  # noqa: N818 - not an error: the end of a simulator run
+    """Raised from the hardware hooks to end a run (window closed, script done, quit key).
+
+    A BaseException so the firmware's crash handler (``except Exception``) lets it through."""
+
+
+class PowerCycle(BaseException):  # noqa: N818
+    """Raised by the ``reset`` script step: the session starts the firmware again."""
+
+
+def make_display_class():
+    """Define the pygame display subclass lazily (importing pygame/displayio is slow)."""
+    import pygame
+    from blinka_displayio_pygamedisplay import PyGameDisplay
+    from busdisplay import BusDisplay
+
+    class SimDisplay(PyGameDisplay):
+        """A PyGameDisplay that draws into an offscreen surface of the real size (for
+        screenshots and the terminal) and, with a window, shows it scaled up, with the
+        NeoPixel strip drawn under it."""
+
+        def __init__(self, width, height, scale=1, window=False, strip=0, **kwargs):
+            self._scale = scale
+            self._window_on = window
+            self._strip = strip
+            self.window = None
+            self.surface = None
+            self.refresh_count = 0
+            self.pixel_colors = []
+            super().__init__(width=width, height=height, caption="Lunchbox simulator", **kwargs)
+
+        def _initialize(self, init_sequence):
+            pygame.init()
+            w, h = self.width, self.height
+            if self._window_on:
+                extra = 24 if self._strip else 0
+                self.window = pygame.display.set_mode((w * self._scale, h * self._scale + extra))
+                pygame.display.set_caption(self._caption)
+            self.surface = pygame.Surface((w, h))
+            self._pygame_screen = self.surface
+
+        def _refresh_display(self):
+            BusDisplay._refresh_display(self)
+            self.refresh_count += 1
+            self._last_refresh = time.monotonic()
+            self._refresh_pending = False
+            self.present()
+
+        def present(self):
+            if self.window is None:
+                return
+            w, h = self.width * self._scale, self.height * self._scale
+            self.window.blit(pygame.transform.scale(self.surface, (w, h)), (0, 0))
+            if self._strip:
+                self.window.fill((20, 20, 20), (0, h, w, 24))
+                n = self._strip
+                step = w // max(1, n)
+                for i in range(n):
+                    c = self.pixel_colors[i] if i < len(self.pixel_colors) else (0, 0, 0)
+                    pygame.draw.circle(self.window, c if any(c) else (50, 50, 50),
+                                       (i * step + step // 2, h + 12), 8)
+            pygame.display.flip()
+
+        def _release(self):
+            pygame.display.quit()
+
+        def _background(self):
+            pass  # no auto-refresh thread: the app refreshes once per handled event
+
+    return SimDisplay
+
+
+class ScriptButtons:
+    """Button transitions queued by the keyboard or the key script; ``poll`` drains them."""
+
+    def __init__(self):
+        self.pending = []
+
+    def push(self, button, pressed):
+        self.pending.append((button, pressed))
+
+    def poll(self):
+        out, self.pending = self.pending, []
+        return out
+
+
+class VirtualClock:
+    """Milliseconds that move only when the simulator says so (scripted runs are exact)."""
+
+    def __init__(self, start=0):
+        self.now = start
+
+    def __call__(self):
+        return self.now & TICKS_MASK
+
+    def advance(self, ms):
+        self.now += ms
+
+
+class RealClock:
+    def __init__(self):
+        self.t0 = time.monotonic()
+
+    def __call__(self):
+        return int((time.monotonic() - self.t0) * 1000) & TICKS_MASK
+
+
+class FileNvm:
+    """A bytearray-like 4 KB nvm kept in a file (or only in memory when path is None).
+
+    Every write goes straight to the file, like a flash write, so the state survives the
+    simulator being killed. ``writes`` and ``bytes_written`` count what the firmware wrote."""
+
+    def __init__(self, path=None, size=NVM_SIZE):
+        self.path = path
+        self.writes = 0
+        self.bytes_written = 0
+        data = None
+        if path is not None and os.path.exists(path):
+            with open(path, "rb") as f:
+                data = f.read()
+        if data is None or len(data) != size:
+            data = b"\xff" * size  # erased flash
+            self.data = bytearray(data)
+            self._flush()
+        else:
+            self.data = bytearray(data)
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+    def __setitem__(self, index, value):
+        self.data[index] = value
+        self.writes += 1
+        self.bytes_written += len(value) if isinstance(index, slice) else 1
+        self._flush()
+
+    def _flush(self):
+        if self.path is None:
+            return
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(self.data)
+        os.replace(tmp, self.path)
+
+
+class SimPixels:
+    """The neopixel.NeoPixel API the firmware uses (auto_write=False)."""
+
+    def __init__(self, n, display=None):
+        self.n = n
+        self.brightness = 1.0
+        self.buf = [(0, 0, 0)] * n
+        self.shown = [(0, 0, 0)] * n
+        self.display = display
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, color):
+        self.buf[i] = tuple(color)
+
+    def __getitem__(self, i):
+        return self.buf[i]
+
+    def fill(self, color):
+        self.buf = [tuple(color)] * self.n
+
+    def show(self):
+        b = self.brightness
+        self.shown = [tuple(int(c * b) for c in rgb) for rgb in self.buf]
+        if self.display is not None:
+            self.display.pixel_colors = self.shown
+
+
+class PtyLink:
+    """The USB data channel as a pseudo-terminal: the firmware gets this object (in_waiting,
+    read, write, like usb_cdc.data); host tools open ``self.path`` like the Pico's port."""
+
+    def __init__(self):
+        import fcntl
+        import termios
+        import tty
+
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        attrs = termios.tcgetattr(self.slave)
+        attrs[3] &= ~termios.ECHO
+        termios.tcsetattr(self.slave, termios.TCSANOW, attrs)
+        flags = fcntl.fcntl(self.master, fcntl.F_GETFL)
+        fcntl.fcntl(self.master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        self.path = os.ttyname(self.slave)
+        self.buf = b""
+
+    @property
+    def in_waiting(self):
+        try:
+            chunk = os.read(self.master, 4096)
+            if chunk:
+                self.buf += chunk
+        except (BlockingIOError, OSError):
+            pass
+        return len(self.buf)
+
+    def read(self, n=1):
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def write(self, data):
+        try:
+            return os.write(self.master, bytes(data))
+        except OSError:
+            return 0  # nobody listening and the buffer is full: drop, like a closed port
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
