@@ -1,0 +1,217 @@
+"""Let's Do Lunch: the computer opponent, three levels.
+
+- EASY: places at random, and takes a capture only half the time it sees one: a beginner who
+  looks for sandwiches beats it.
+- MEDIUM: one ply: the best placement by the evaluation below (captures first, then the least
+  exposed spot), no look-ahead over the dice.
+- HARD: expectimax over the dice: its placement, then every roll of the next player (the eight
+  kinds of roll that matter, weighted out of 27: pass, triples that roll again, each column) and
+  that player's best reply, then the evaluation. ``depth`` counts placements searched.
+
+The evaluation (from one player's side): 100 per cannibal of hand difference, then, per
+cannibal that could be sandwiched on the next placement, the chance (out of 27) of rolling the
+column that does it — minus for one's own exposed cannibals, plus for the enemy's.
+
+Everything works on the board's cells (0 empty, 1 player 0, 2 player 1), placing and taking back
+in place, so a search allocates little.
+"""
+
+from shared_rules._compat import const
+from shared_rules.lets_do_lunch import PLACE, eat
+
+EASY = const(1)
+MEDIUM = const(2)
+HARD = const(3)
+HARD_DEPTH = const(2)
+
+_WIN = const(100000)
+
+# The rolls that matter, grouped: (column or None for the 1-2-3 pass, rolls again, weight/27).
+_OUTCOMES = (
+    (5, False, 6),
+    (7, False, 6),
+    (None, False, 6),
+    (4, False, 3),
+    (8, False, 3),
+    (3, True, 1),
+    (6, True, 1),
+    (9, True, 1),
+)
+# Chance (out of 27) of rolling a column that lets a cannibal be placed there: sum 6 is a
+# placement only on 2-2-2 (1-2-3 passes).
+_COL_WEIGHT = (1, 3, 6, 1, 6, 3, 1)
+
+
+def _exposure(cells):
+    """How exposed each side's cannibals are, as [_, side 1, side 2]: for each cannibal outside
+    the River with an enemy on one side and an empty space on the other (in a line, wrapping
+    vertically), the chance in 27 that the enemy rolls the column of that empty space. Longer
+    runs are left to the search."""
+    total = [0, 0, 0]
+    for i in range(49):
+        side = cells[i]
+        if not side:
+            continue
+        x = i % 7
+        if x == 3:
+            continue
+        opp = 3 - side
+        y = i // 7
+        up = cells[((y + 6) % 7) * 7 + x]
+        down = cells[((y + 1) % 7) * 7 + x]
+        if (up == opp and down == 0) or (up == 0 and down == opp):
+            total[side] += _COL_WEIGHT[x]
+        if 0 < x < 6:
+            for dy in (-1, 0, 1):
+                ya = y + dy
+                yb = y - dy
+                if ya < 0 or ya > 6 or yb < 0 or yb > 6:
+                    continue
+                a = cells[ya * 7 + x + 1]
+                b = cells[yb * 7 + x - 1]
+                if a == opp and b == 0:
+                    total[side] += _COL_WEIGHT[x - 1]
+                elif a == 0 and b == opp:
+                    total[side] += _COL_WEIGHT[x + 1]
+    return total
+
+
+W_NEXT = 4
+W_LATER = 1
+
+
+def evaluate(cells, hands, me, to_roll):
+    """The value of a position for ``me`` (0 or 1), ``to_roll`` rolling next; hands as
+    [player 0, player 1]. The roller's threats count more: it tries them first."""
+    opp = 1 - me
+    if hands[me] == 0:
+        return _WIN + hands[opp]
+    if hands[opp] == 0:
+        return -_WIN - hands[me]
+    exposed = _exposure(cells)
+    mine = exposed[opp + 1]  # what I threaten
+    theirs = exposed[me + 1]
+    if to_roll == me:
+        return 100 * (hands[opp] - hands[me]) + W_NEXT * mine - W_LATER * theirs
+    return 100 * (hands[opp] - hands[me]) + W_LATER * mine - W_NEXT * theirs
+
+
+class _Search:
+    __slots__ = ("cells", "hands", "me", "nodes")
+
+    def __init__(self, cells, hands, me):
+        self.cells = cells
+        self.hands = hands
+        self.me = me
+        self.nodes = 0
+
+    def chance(self, mover, depth):
+        """Expected value for ``me`` when ``mover`` is about to roll."""
+        if depth == 0:
+            return evaluate(self.cells, self.hands, self.me, mover)
+        total = 0
+        for col, again, w in _OUTCOMES:
+            if col is None:
+                v = self.chance(1 - mover, depth - 1)
+            else:
+                v = self.decide(mover, col, again, depth)
+            total += w * v
+        return total // 27
+
+    def decide(self, mover, col, again, depth):
+        """Value for ``me`` of ``mover`` choosing best in ``col``."""
+        cells = self.cells
+        x = col - 3
+        best = None
+        maximize = mover == self.me
+        for y in range(7):
+            i = y * 7 + x
+            if cells[i]:
+                continue
+            v = self.after(mover, i, again, depth)
+            if best is None or (v > best if maximize else v < best):
+                best = v
+        if best is None:  # full column: pass, or roll again on a triple
+            return self.chance(mover if again else 1 - mover, depth - 1)
+        return best
+
+    def after(self, mover, i, again, depth):
+        """Value for ``me`` after ``mover`` places at ``i`` (then taken back)."""
+        self.nodes += 1
+        cells = self.cells
+        hands = self.hands
+        side = mover + 1
+        cells[i] = side
+        eaten = eat(cells, i, side)
+        for j in eaten:
+            cells[j] = 0
+        hands[mover] -= 1
+        hands[1 - mover] += len(eaten)
+        if hands[mover] == 0:
+            v = evaluate(cells, hands, self.me, mover)
+        else:
+            v = self.chance(mover if again else 1 - mover, depth - 1)
+        hands[mover] += 1
+        hands[1 - mover] -= len(eaten)
+        other = 2 - mover
+        for j in eaten:
+            cells[j] = other
+        cells[i] = 0
+        return v
+
+
+def _pick(options, rng):
+    if rng is None or len(options) == 1:
+        return options[0]
+    return options[rng.randbelow(len(options))]
+
+
+def scores(match, level=HARD, depth=HARD_DEPTH):
+    """``[(action, value)]`` for each legal placement of the current player, by ``level``."""
+    if match.phase != PLACE:
+        raise ValueError("the computer chooses only where to place (phase {})".format(
+            match.phase))
+    me = match.player
+    col = match.column
+    search = _Search(bytearray(match.board.cells), [match.hands[0], match.hands[1]], me)
+    out = []
+    for row in match.board.empty_rows(col):
+        i = (row - 1) * 7 + col - 3
+        if level == HARD:
+            v = search.after(me, i, match.again, depth)
+        elif level == MEDIUM:
+            v = search.after(me, i, match.again, 1)
+        else:
+            cells = search.cells
+            cells[i] = me + 1
+            v = len(eat(cells, i, me + 1))
+            cells[i] = 0
+        out.append((col * 10 + row, v))
+    return out
+
+
+def greedy_action(match, rng=None):
+    """The baseline: the placement that eats the most now, ties at random."""
+    return _best(scores(match, EASY), rng)
+
+
+def _best(scored, rng):
+    top = max(v for _, v in scored)
+    return _pick([a for a, v in scored if v == top], rng)
+
+
+def choose(match, level=HARD, rng=None, depth=HARD_DEPTH):
+    """The computer's action for the current decision. Rolls are not decisions (the caller
+    rolls with ``roll_dice``); in a strict-table ANNOUNCE the computer always announced."""
+    if level not in (EASY, MEDIUM, HARD):
+        raise ValueError("level must be 1, 2 or 3, got {!r}".format(level))
+    if match.is_chance() or match.is_over():
+        raise ValueError("no decision to make now")
+    if match.phase != PLACE:
+        return 1  # ANNOUNCED
+    if level == EASY:
+        scored = scores(match, EASY)
+        if rng is not None and rng.randbelow(2):
+            return _pick([a for a, _ in scored], rng)
+        return _best(scored, rng)
+    return _best(scores(match, level, depth), rng)

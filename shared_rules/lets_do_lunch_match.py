@@ -1,0 +1,444 @@
+"""Let's Do Lunch: the game and the match ("the Digestif", first to 20 points).
+
+``Match`` is the engine the device runs: ``legal_actions()``, ``apply(action)`` (ValueError on an
+illegal action, state unchanged), ``is_over()``, ``winner()``, ``undo()``, ``to_bytes()`` /
+``Match.from_bytes()``. Rolls are chance actions (see ``shared_rules.lets_do_lunch`` for the
+action codes); placements are ``10*column + row``.
+
+A game ends when a player has placed all twelve cannibals; the winner scores the cannibals left
+in the loser's hand, the loser the same negative, and the next game starts with a new starting
+roll until a player reaches the target (20).
+"""
+
+from shared_rules._compat import const
+from shared_rules.lets_do_lunch import (
+    ANNOUNCE,
+    ANNOUNCED,
+    CANNIBALS,
+    FORGOT,
+    OVER,
+    PLACE,
+    ROLL,
+    ROLL_WEIGHTS,
+    ROLLS,
+    START,
+    TARGET,
+    Board,
+    dice_of,
+    roll_action,
+    roll_outcome,
+)
+
+VERSION = const(1)
+SIZE = const(60)
+HISTORY = const(32)  # sums kept for the table's history display
+_NO_WINNER = const(255)
+
+
+def _u16(data, k):
+    return (data[k] << 8) | data[k + 1]
+
+
+class Match:
+    """A match of Let's Do Lunch games. ``strict=True`` plays the rulebook's last-man penalty
+    (the table says whether the announcement was made); otherwise the device announces."""
+
+    def __init__(self, target=TARGET, strict=False, undo_limit=32):
+        if type(target) is not int or target < 1 or target > 255:
+            raise ValueError("target must be 1..255 points, got {!r}".format(target))
+        self.target = target
+        self.strict = bool(strict)
+        self.undo_limit = undo_limit
+        self.scores = [0, 0]
+        self.games = 0
+        self.last_result = None  # (winner, points) of the last finished game
+        self.counts = [0] * 7  # how often each sum 3..9 was rolled, for the fairness figure
+        self.history = []  # the last HISTORY sums
+        self.last_dice = None
+        self.last_eaten = []  # (column, row) eaten by the last placement (not saved)
+        self._undo = []
+        self._new_game()
+
+    def _new_game(self):
+        self.board = Board()
+        self.hands = [CANNIBALS, CANNIBALS]
+        self.phase = START
+        self.player = 0
+        self.column = 0
+        self.again = False
+        self.first_sum = 0  # player 0's starting roll, while player 1 rolls
+        self.announced = [False, False]
+        self.skip = [False, False]
+
+    # -- queries --------------------------------------------------------------------------
+
+    def is_over(self):
+        return self.phase == OVER
+
+    def winner(self):
+        """The match winner, or None while it goes on."""
+        if self.phase != OVER:
+            return None
+        return 0 if self.scores[0] >= self.target else 1
+
+    def is_chance(self):
+        return self.phase == START or self.phase == ROLL
+
+    def current_player(self):
+        """Who acts: the roller in START/ROLL, the placer in PLACE, in ANNOUNCE the player whose
+        last man was due to be announced; None when the match is over."""
+        if self.phase == OVER:
+            return None
+        if self.phase == ANNOUNCE:
+            return 1 - self.player
+        return self.player
+
+    def chance_outcomes(self):
+        """``[(action, weight)]`` over the ten distinct rolls; the weights add up to 27."""
+        if not self.is_chance():
+            return []
+        return [(ROLLS[k], ROLL_WEIGHTS[k]) for k in range(10)]
+
+    def legal_actions(self):
+        if self.phase == START or self.phase == ROLL:
+            return list(ROLLS)
+        if self.phase == PLACE:
+            return [self.column * 10 + r for r in self.board.empty_rows(self.column)]
+        if self.phase == ANNOUNCE:
+            return [ANNOUNCED, FORGOT]
+        return []
+
+    def announcement(self):
+        """The player whose last man must be announced before this roll, or None. The device
+        shows it itself (in strict mode the table answers with ANNOUNCED or FORGOT)."""
+        if self.phase == ROLL or self.phase == ANNOUNCE:
+            q = 1 - self.player
+            if self.hands[q] == 1:
+                return q
+        return None
+
+    # -- actions --------------------------------------------------------------------------
+
+    def roll(self, dice):
+        """Apply a roll given as three dice (typed in or from ``roll_dice``)."""
+        return self.apply(roll_action(dice))
+
+    def place(self, row):
+        """Place in the rolled column at ``row``."""
+        if self.phase != PLACE:
+            raise ValueError("nothing to place now (phase {})".format(self.phase))
+        return self.apply(self.column * 10 + row)
+
+    def apply(self, action, player=None):
+        """Apply one action; ValueError (state unchanged) if it is not legal now. ``player``,
+        when given, must be the one whose turn it is (a button pressed on the wrong side)."""
+        if type(action) is not int:
+            raise ValueError("an action is an int, got {!r}".format(action))
+        phase = self.phase
+        if phase == OVER:
+            raise ValueError("the match is over")
+        if player is not None and player != self.current_player():
+            raise ValueError("it is player {}'s turn, not {!r}'s".format(
+                self.current_player(), player))
+        if phase == START or phase == ROLL:
+            dice = dice_of(action)
+            col, again = roll_outcome(dice)
+            self._save_undo()
+            self._roll(dice, col, again)
+            return None
+        if phase == PLACE:
+            column = action // 10
+            row = action % 10
+            if column != self.column:
+                raise ValueError(
+                    "the dice gave column {}, not {!r}".format(self.column, action))
+            if row < 1 or row > 7:
+                raise ValueError("row must be 1..7, got {!r}".format(action))
+            if self.board.get(column, row) is not None:
+                raise ValueError("column {} row {} is occupied".format(column, row))
+            self._save_undo()
+            self._place(row)
+            return self.last_eaten
+        # ANNOUNCE
+        if action != ANNOUNCED and action != FORGOT:
+            raise ValueError("answer ANNOUNCED (1) or FORGOT (2), got {!r}".format(action))
+        self._save_undo()
+        q = 1 - self.player
+        self.announced[q] = True
+        if action == FORGOT:
+            self.skip[q] = True
+        self.phase = ROLL
+        return None
+
+    def set_position(self, board, player):
+        """Continue a game already on the table: ``board`` (a Board, or its text), ``player`` to
+        roll next. The hands follow from the board (12 each, less what is placed)."""
+        if not isinstance(board, Board):
+            board = Board.from_text(board)
+        if player != 0 and player != 1:
+            raise ValueError("player must be 0 or 1, got {!r}".format(player))
+        on = (board.count(0), board.count(1))
+        if on[0] >= CANNIBALS or on[1] >= CANNIBALS:
+            raise ValueError("a tribe with all 12 on the board has already won")
+        if self.phase == OVER:
+            raise ValueError("the match is over")
+        self._save_undo()
+        self.board = board.copy()
+        self.hands = [CANNIBALS - on[0], CANNIBALS - on[1]]
+        self.first_sum = 0
+        self.announced = [False, False]
+        self.skip = [False, False]
+        self.last_eaten = []
+        self._turn(player)
+
+    def _save_undo(self):
+        if self.undo_limit > 0:
+            self._undo.append(self.to_bytes())  # portable: ok Match.to_bytes, not int
+            if len(self._undo) > self.undo_limit:
+                self._undo.pop(0)
+
+    def can_undo(self):
+        return len(self._undo) > 0
+
+    def undo(self):
+        """Take back the last action (a roll typed in wrongly, a misplaced cannibal...)."""
+        if not self._undo:
+            raise ValueError("nothing to undo")
+        self._load(self._undo.pop())
+        self.last_eaten = []
+
+    def _record(self, dice):
+        s = dice[0] + dice[1] + dice[2]
+        self.counts[s - 3] += 1
+        self.history.append(s)
+        if len(self.history) > HISTORY:
+            self.history.pop(0)
+        self.last_dice = dice
+
+    def _roll(self, dice, col, again):
+        self._record(dice)
+        self.last_eaten = []
+        p = self.player
+        if self.phase == START:
+            s = dice[0] + dice[1] + dice[2]
+            if p == 0:
+                self.first_sum = s
+                self.player = 1
+            elif s == self.first_sum:
+                self.first_sum = 0  # a tie: both roll again
+                self.player = 0
+            else:
+                starter = 0 if self.first_sum > s else 1
+                self.first_sum = 0
+                self._turn(starter)
+            return
+        if col is None:
+            self._turn(1 - p)  # 1-2-3: pass
+        elif self.board.column_full(col):
+            if not again:
+                self._turn(1 - p)  # full column: pass; a triple still rolls again
+        else:
+            self.phase = PLACE
+            self.column = col
+            self.again = again
+
+    def _turn(self, p):
+        """It is ``p``'s turn to roll (unless p forgot to announce and so passes)."""
+        if self.skip[p]:
+            self.skip[p] = False
+            p = 1 - p
+        self.player = p
+        self.column = 0
+        self.again = False
+        q = 1 - p
+        if self.strict and self.hands[q] == 1 and not self.announced[q]:
+            self.phase = ANNOUNCE
+        else:
+            self.phase = ROLL
+
+    def _place(self, row):
+        p = self.player
+        q = 1 - p
+        eaten = self.board.place(p, self.column, row)
+        self.last_eaten = eaten
+        self.hands[p] -= 1
+        if eaten:
+            self.hands[q] += len(eaten)
+            if self.hands[q] > 1:
+                self.announced[q] = False
+        if self.hands[p] == 0:
+            self._end_game(p)
+        elif self.again:
+            self.phase = ROLL
+            self.column = 0
+            self.again = False
+        else:
+            self._turn(q)
+
+    def _end_game(self, p):
+        points = self.hands[1 - p]
+        self.scores[p] += points
+        self.scores[1 - p] -= points
+        self.games += 1
+        self.last_result = (p, points)
+        if self.scores[p] >= self.target:
+            self.phase = OVER  # the final board stays for the display
+            self.column = 0
+            self.again = False
+        else:
+            self._new_game()
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def to_bytes(self):
+        """The whole match in SIZE (60) bytes, first byte the format version."""
+        out = bytearray(SIZE)
+        out[0] = VERSION
+        cells = self.board.cells
+        for i in range(49):
+            out[1 + i // 4] |= cells[i] << (6 - 2 * (i % 4))
+        out[14] = self.phase | (self.player << 3) | (self.again << 4) | (self.strict << 5)
+        out[15] = self.column
+        out[16] = self.first_sum
+        out[17] = (self.announced[0] | (self.announced[1] << 1) | (self.skip[0] << 2)
+                   | (self.skip[1] << 3))
+        for k in range(2):
+            v = self.scores[k] + 32768
+            out[18 + 2 * k] = v >> 8
+            out[19 + 2 * k] = v & 255
+        out[22] = self.target
+        g = min(self.games, 65535)
+        out[23] = g >> 8
+        out[24] = g & 255
+        if self.last_result is None:
+            out[25] = _NO_WINNER
+        else:
+            out[25] = self.last_result[0]
+            out[26] = self.last_result[1]
+        if self.last_dice is not None:
+            d = self.last_dice
+            out[27] = (d[0] - 1) * 9 + (d[1] - 1) * 3 + d[2]
+        for k in range(7):
+            c = min(self.counts[k], 65535)
+            out[28 + 2 * k] = c >> 8
+            out[29 + 2 * k] = c & 255
+        out[42] = len(self.history)
+        for k in range(len(self.history)):
+            out[43 + k // 2] |= (self.history[k] - 2) << (4 - 4 * (k % 2))
+        out[59] = self.undo_limit if self.undo_limit < 255 else 255
+        return bytes(out)
+
+    @classmethod
+    def from_bytes(cls, data):
+        m = cls()
+        m._load(data)
+        return m
+
+    def _load(self, data):
+        """Validate everything first, then set: a corrupt save raises ValueError and leaves
+        this object as it was."""
+        try:
+            data = bytes(data)
+        except TypeError:
+            raise ValueError("saved match must be bytes") from None
+        if len(data) != SIZE:
+            raise ValueError("saved match must be {} bytes, got {}".format(SIZE, len(data)))
+        if data[0] != VERSION:
+            raise ValueError("unknown saved match version {}".format(data[0]))
+        board = Board()
+        on = [0, 0, 0]
+        for i in range(49):
+            v = (data[1 + i // 4] >> (6 - 2 * (i % 4))) & 3
+            if v == 3:
+                raise ValueError("bad board cell in saved match")
+            board.cells[i] = v
+            on[v] += 1
+        if data[13] & 3:
+            raise ValueError("bad padding in saved match")
+        b = data[14]
+        phase = b & 7
+        player = (b >> 3) & 1
+        again = bool(b & 16)
+        strict = bool(b & 32)
+        if b & 192 or phase > OVER:
+            raise ValueError("bad phase byte {} in saved match".format(b))
+        column, first_sum, flags = data[15], data[16], data[17]
+        if flags > 15:
+            raise ValueError("bad flags in saved match")
+        scores = [_u16(data, 18) - 32768, _u16(data, 20) - 32768]
+        target = data[22]
+        games = _u16(data, 23)
+        lw, lp, ld = data[25], data[26], data[27]
+        counts = [_u16(data, 28 + 2 * k) for k in range(7)]
+        n = data[42]
+        if n > HISTORY:
+            raise ValueError("bad history length {}".format(n))
+        history = []
+        for k in range(HISTORY):
+            s = (data[43 + k // 2] >> (4 - 4 * (k % 2))) & 15
+            if k < n:
+                if s < 1 or s > 7:
+                    raise ValueError("bad sum in saved history")
+                history.append(s + 2)
+            elif s:
+                raise ValueError("bad padding in saved history")
+        hands = [CANNIBALS - on[1], CANNIBALS - on[2]]
+        if hands[0] < 0 or hands[1] < 0:
+            raise ValueError("more than 12 cannibals of one tribe on the board")
+        if target < 1 or scores[0] + scores[1] != 0:
+            raise ValueError("bad scores in saved match")
+        if phase == OVER:
+            w = 0 if scores[0] >= target else 1
+            if scores[w] < target or hands[w] != 0 or lw != w or games < 1:
+                raise ValueError("inconsistent finished match")
+        elif scores[0] >= target or scores[1] >= target or 0 in hands:
+            raise ValueError("inconsistent match in progress")
+        if phase == START and (on[1] or on[2] or (first_sum and not player)):
+            raise ValueError("bad starting roll state")
+        if first_sum and (phase != START or first_sum < 3 or first_sum > 9):
+            raise ValueError("bad starting roll {}".format(first_sum))
+        if phase == START and player and not first_sum:
+            raise ValueError("bad starting roll state")
+        if phase == PLACE:
+            if column < 3 or column > 9 or board.column_full(column):
+                raise ValueError("bad column {} to place in".format(column))
+        elif column or again:
+            raise ValueError("column set outside the placing phase")
+        if phase == ANNOUNCE and (not strict or hands[1 - player] != 1):
+            raise ValueError("bad announce state")
+        if flags and not strict:
+            raise ValueError("last-man flags without the strict option")
+        if games == 0:
+            if lw != _NO_WINNER or lp or scores[0]:
+                raise ValueError("a last result before any game")
+        elif lw > 1 or lp < 1 or lp > CANNIBALS:
+            raise ValueError("bad last result")
+        if ld > 27:
+            raise ValueError("bad last dice")
+        if sum(counts) < n:
+            raise ValueError("roll counts below the history")
+        # A board where the mover could already have eaten shows a corrupt save too, but the
+        # rules allow any position reached by play, so only the cheap invariants are checked.
+        self.board = board
+        self.hands = hands
+        self.phase = phase
+        self.player = player
+        self.column = column
+        self.again = again
+        self.strict = strict
+        self.first_sum = first_sum
+        self.announced = [bool(flags & 1), bool(flags & 2)]
+        self.skip = [bool(flags & 4), bool(flags & 8)]
+        self.scores = scores
+        self.target = target
+        self.games = games
+        self.last_result = None if lw == _NO_WINNER else (lw, lp)
+        if ld:
+            ld -= 1
+            self.last_dice = (ld // 9 + 1, ld // 3 % 3 + 1, ld % 3 + 1)
+        else:
+            self.last_dice = None
+        self.counts = counts
+        self.history = history
+        self.undo_limit = data[59]
+
