@@ -16,6 +16,7 @@ COMMANDS = (
     ("portability", "lunchbox.portability", "check portable code against the Pico's Python"),
     ("flash", "lunchbox.flash", "install CircuitPython on the Pico through its UF2 bootloader"),
     ("sync", "lunchbox.sync_command", "copy the firmware, libraries and settings onto CIRCUITPY"),
+    ("doctor", "lunchbox.doctor", "show what is attached and how to fix each problem found"),
     ("profile", "lunchbox.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
 )
