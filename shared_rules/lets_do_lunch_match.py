@@ -353,7 +353,7 @@ class Match:
                 raise ValueError("bad board cell in saved match")
             board.cells[i] = v
             on[v] += 1
-        if data[13] & 3:
+        if data[13] & 63:
             raise ValueError("bad padding in saved match")
         b = data[14]
         phase = b & 7

@@ -5,7 +5,6 @@ Boards are written as in the contract: line 1 = row 1 (top), character 1 = colum
 River (column 6) is the 4th character of each line."""
 
 from _harness import raises
-
 from shared_rules.lets_do_lunch import (
     Board,
     chi_square,
