@@ -4,6 +4,7 @@ Everything here is a pure function of the profile files, so the output is determ
 test can compare it with what is committed (`lunchbox profile docs --check`).
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -23,7 +24,7 @@ ROLE_HELP = {
     "prev": "previous item / move left or up; held: repeats",
     "next": "next item / move right or down; held: repeats",
     "ok": "select, confirm, enter a number",
-    "back": "back one screen; long press (about 1 s): undo the last move",
+    "back": "back one screen; long press (0.7 s): undo the last move",
     "undo": "undo the last move (same as a long press on back)",
 }
 
@@ -240,8 +241,19 @@ def _text(x, y, s, size=11, anchor="start", fill="#222", weight="normal"):
             'font-weight="{}">{}</text>'.format(x, y, size, anchor, fill, weight, _esc(s)))
 
 
+_svg_cache = {}
+
+
 def wiring_svg(profile):
     """A wiring diagram: the Pico's 40 header pins in the middle, parts either side."""
+    # the lane search takes a moment; the result depends only on the profile's content
+    key = json.dumps(profile, sort_keys=True)
+    if key not in _svg_cache:
+        _svg_cache[key] = _wiring_svg(profile)
+    return _svg_cache[key]
+
+
+def _wiring_svg(profile):
     ws = wires(profile)
     wired = [w for w in ws if w.wired]
     pack_wires = [w for w in ws if not w.wired]
