@@ -74,7 +74,7 @@ class Recorder:
 
     def __call__(self, path, mode="r"):
         name = os.path.basename(path)
-        if "w" in mode and not name.startswith(sync.MANIFEST):
+        if "w" in mode and not name.startswith(".lunchbox-"):
             if self.fail_after is not None and len(self.opened) >= self.fail_after:
                 if self.partial:
                     with open(path, "wb") as f:
@@ -246,12 +246,16 @@ def test_interrupted_sync_is_repaired(src, drive, tmp_path):
     with pytest.raises(LunchboxError, match="went away") as err:
         sync.sync(str(drive), files, opener=Recorder(fail_after=5))
     assert "again" in err.value.hint
-    manifest = json.loads((drive / sync.MANIFEST).read_text())
+    assert not (drive / sync.MANIFEST).exists()  # a first sync: only the journal so far
+    journal = json.loads((drive / sync.PENDING).read_text())
+    assert set(journal["pending"]) == set(files)
+    manifest = sync.read_manifest(str(drive))
     assert manifest["complete"] is False
     assert all(e.get("pending") for e in manifest["files"].values())
     assert "code.py" not in tree(drive)  # code.py goes last, so the board never ran half
     p = sync.sync(str(drive), files)
     assert p.writes and tree(drive) == tree(clean) | {sync.MANIFEST: tree(drive)[sync.MANIFEST]}
+    assert not (drive / sync.PENDING).exists()
     assert sync.sync(str(drive), files).changes == 0
 
 
@@ -467,3 +471,40 @@ def test_cli_dry_run(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "would add lib/adafruit_displayio_ssd1306.py" in out and "would add code.py" in out
     assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]
+
+
+@pytest.mark.parametrize("bad", ["/etc/passwd", "../outside.txt", "shared_rules/../../x"])
+def test_journal_path_tricks_rejected(src, drive, bad):
+    sync.sync(str(drive), files_of(src))
+    (drive / sync.PENDING).write_text(json.dumps({"format": 1, "pending": {bad: None}}))
+    before = tree(drive)
+    with pytest.raises(LunchboxError, match="not trustworthy"):
+        sync.sync(str(drive), files_of(src))
+    assert tree(drive) == before
+
+
+def test_stale_or_damaged_journal_is_cleared(src, drive):
+    files = files_of(src)
+    sync.sync(str(drive), files)
+    for text in ('{"format":1,"pending":{"code.py":null}}', '{"format":1,"pen'):
+        (drive / sync.PENDING).write_text(text)
+        assert sync.read_manifest(str(drive))["complete"] is False
+        p = sync.sync(str(drive), files)
+        assert p.changes == 0 and not (drive / sync.PENDING).exists()
+        assert sync.read_manifest(str(drive))["complete"] is True
+
+
+def test_second_sync_interrupted_keeps_old_manifest(src, drive):
+    sync.sync(str(drive), files_of(src))
+    old = (drive / sync.MANIFEST).read_bytes()
+    write(src / "shared_rules" / "dice.py", "SIDES = 4\n")
+    write(src / "firmware" / "code.py", "print('v3')\n")
+    with pytest.raises(LunchboxError):
+        sync.sync(str(drive), files_of(src), opener=Recorder(fail_after=1))
+    assert (drive / sync.MANIFEST).read_bytes() == old
+    journal = json.loads((drive / sync.PENDING).read_text())
+    assert sorted(journal["pending"]) == ["code.py", "shared_rules/dice.py"]
+    assert (drive / "code.py").read_bytes() == b"half"
+    p = sync.sync(str(drive), files_of(src))
+    assert [rel for rel, _, _ in p.writes] == ["code.py"]
+    assert (drive / "code.py").read_text() == "print('v3')\n"

@@ -3,14 +3,14 @@
 Order of a sync (each step can be cut by an unplug; the next sync repairs it):
 1. plan: compare each shipped file with the drive's copy (size, then SHA-256);
 2. check free space;
-3. write the manifest marked incomplete, listing every file being written or removed as
-   pending (so a half-written file is known to be ours even if it is never shipped again);
+3. write a small journal, .lunchbox-pending.json, listing every file about to be written or
+   removed (so a half-written file is known to be ours even if it is never shipped again);
 4. remove files an earlier sync put there that are no longer shipped (only if unchanged
    since, or pending);
 5. write the changed files, settings.toml, then boot.py, then code.py (CircuitPython reloads
    750 ms after the last write, so code.py last means one reload into a complete tree);
-6. write the manifest marked complete.
-Nothing else on the drive is touched.
+6. write the new manifest (aside, then renamed over the old one), then delete the journal.
+While the journal exists the manifest counts as incomplete. Nothing else on the drive is touched.
 """
 
 import errno
@@ -23,11 +23,13 @@ import time
 from .errors import LunchboxError
 
 MANIFEST = ".lunchbox-manifest.json"
+PENDING = ".lunchbox-pending.json"
 FORMAT = 1
 LAST = ("settings.toml", "boot.py", "code.py")
-# Never listed in (or removed through) a manifest: CircuitPython's own files.
-_RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", "boot_out.txt", ".fseventsd", ".metadata_never_index",
-             ".trashes", "system volume information"}
+# Never listed in (or removed through) a manifest: its own files and the system's.
+_RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", PENDING.lower(),
+             PENDING.lower() + ".new", "boot_out.txt",
+             ".fseventsd", ".metadata_never_index", ".trashes", "system volume information"}
 
 
 def sha256(data):
@@ -57,39 +59,61 @@ def _unsafe_manifest(path, why):
              "nothing else".format(MANIFEST))
 
 
-def read_manifest(drive):
-    """The drive's manifest as a dict, or None when there is none.
-
-    Path tricks (absolute paths, '..', backslashes) make the whole manifest untrusted: a
-    LunchboxError, rather than removing anything it names.
-    """
-    path = os.path.join(drive, MANIFEST)
+def _load_json(path, key):
+    """(dict or None when absent, damaged flag) for one of our JSON files; path tricks in
+    its ``key`` table make it untrusted (LunchboxError)."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except FileNotFoundError:
-        return None
+        return None, False
     except OSError as e:
         raise _os_error(e, path) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        # A half-written manifest (unplugged while writing it): treat as "no manifest" and
-        # incomplete; files are compared by content anyway, only removals are skipped.
-        return {"format": FORMAT, "complete": False, "files": {}, "damaged": True}
-    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
-        raise _unsafe_manifest(path, "not a Lunchbox manifest")
+        return None, True  # half-written when the board was unplugged
+    if not isinstance(data, dict) or not isinstance(data.get(key), dict):
+        raise _unsafe_manifest(path, "not a Lunchbox {}".format(key))
     if data.get("format") != FORMAT:
         raise _unsafe_manifest(path, "format {!r}, expected {}".format(data.get("format"),
                                                                        FORMAT))
-    for rel, entry in data["files"].items():
+    for rel, entry in data[key].items():
         try:
             check_rel(rel)
         except ValueError as e:
             raise _unsafe_manifest(path, "unsafe path {}".format(e)) from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+        if key == "files" and (not isinstance(entry, dict)
+                               or not isinstance(entry.get("sha256"), str)):
             raise _unsafe_manifest(path, "bad entry for {!r}".format(rel))
-    return data
+    return data, False
+
+
+def read_manifest(drive):
+    """The drive's manifest as a dict ({"files": {rel: {"sha256", "size"[, "pending"]}},
+    "complete", "firmware_version", ...}), or None when sync never ran there.
+
+    A journal left by an interrupted sync marks the manifest incomplete and its files
+    pending. Path tricks (absolute paths, '..', backslashes) in either file make it
+    untrusted: a LunchboxError, rather than removing anything it names.
+    """
+    manifest, damaged = _load_json(os.path.join(drive, MANIFEST), "files")
+    journal, journal_damaged = _load_json(os.path.join(drive, PENDING), "pending")
+    if manifest is None and journal is None and not (damaged or journal_damaged):
+        return None
+    if manifest is None:
+        # A damaged manifest: files are still compared by content; only removals of files
+        # no longer shipped are lost, so it is rewritten whole.
+        manifest = {"format": FORMAT, "complete": False, "files": {}}
+    manifest["complete"] = bool(manifest.get("complete")) and not (
+        journal is not None or journal_damaged or damaged)
+    if damaged:
+        manifest["damaged"] = True
+    for rel, digest in sorted((journal or {}).get("pending", {}).items()):
+        entry = dict(manifest["files"].get(rel) or {"sha256": digest or ""})
+        entry["pending"] = True
+        manifest["files"][rel] = entry
+    return manifest
 
 
 class Plan:
@@ -232,7 +256,7 @@ def _manifest_bytes(entries, complete, meta):
     doc = dict(meta)
     doc.update({"format": FORMAT, "complete": complete, "files": entries,
                 "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-    return (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode()
+    return (json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n").encode()
 
 
 def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
@@ -253,17 +277,16 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
             hint="delete files you do not need from the drive (old lib/ folders, logs); "
                  "nothing was written")
     final = {rel: {"sha256": sha256(files[rel]), "size": len(files[rel])} for rel in files}
-    pending = {rel for rel, _, _ in p.writes} | set(p.removes)
-    during = {}
-    for rel in sorted(set(old) | set(final)):
-        if rel in p.kept:
-            continue  # no longer ours to remove once the user changed it
-        entry = dict(final.get(rel) or old[rel])
-        if rel in pending or old.get(rel, {}).get("pending"):
-            entry["pending"] = True
-        during[rel] = entry
+    # Everything this sync may leave half-done. Earlier pending entries need no carrying
+    # over: each is shipped (compared by content), being removed now, or gone from the drive.
+    journal = {rel: final[rel]["sha256"] for rel, _, _ in p.writes}
+    journal.update({rel: old[rel].get("sha256") for rel in p.removes})
     mpath = os.path.join(drive, MANIFEST)
-    _write_manifest(mpath, _manifest_bytes(during, False, meta), opener)
+    jpath = os.path.join(drive, PENDING)
+    if journal:
+        _write_atomic(jpath, (json.dumps({"format": FORMAT, "pending": journal},
+                                         separators=(",", ":"), sort_keys=True) + "\n").encode(),
+                      opener)
     total = p.bytes_to_write()
     done = 0
     for rel in p.removes:
@@ -285,17 +308,23 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
         done += len(data)
         if progress:
             progress(done, total, rel)
-    _write_manifest(mpath, _manifest_bytes(final, True, meta), opener)
+    _write_atomic(mpath, _manifest_bytes(final, True, meta), opener)
+    try:
+        os.remove(jpath)
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise _os_error(e, jpath) from None
     return p
 
 
-def _write_manifest(mpath, data, opener):
-    # Written aside and renamed, so an unplug leaves the old manifest or the new one.
+def _write_atomic(path, data, opener):
+    # Written aside and renamed, so an unplug leaves the old file or the new one.
     try:
-        _write(mpath + ".new", data, opener)
-        os.replace(mpath + ".new", mpath)
+        _write(path + ".new", data, opener)
+        os.replace(path + ".new", path)
     except OSError as e:
-        raise _os_error(e, mpath) from None
+        raise _os_error(e, path) from None
 
 
 def _prune(drive, rel):
