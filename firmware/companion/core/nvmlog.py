@@ -84,8 +84,15 @@ def torn(data, pos, nxt, end):
     return data[pos] == MAGIC and nxt <= end and data[nxt - 1] == ERASED
 
 
+_FF = b"\xff" * 32
+
+
 def erased(data, start, end):
-    """True when ``data[start:end]`` is all erased bytes."""
+    """True when ``data[start:end]`` is all erased bytes (compared 32 at a time)."""
+    while end - start >= 32:
+        if data[start:start + 32] != _FF:
+            return False
+        start += 32
     for i in range(start, end):
         if data[i] != ERASED:
             return False
