@@ -341,3 +341,39 @@ def test_pinned_download_then_flash(board, tmp_path):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_cli_refuses_broken_uf2_before_anything(tmp_path, capsys):
+    from lunchbox import cli
+
+    bad = uf2_file(tmp_path, IMAGE[:-7])
+    rc = cli.main(["flash", "--uf2", bad, "--drive", str(tmp_path / "nowhere"), "--no-sync"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "lunchbox flash: the file is" in err and "truncated" in err and "fix:" in err
+    assert err.count("truncated") == 1  # printed once
+
+
+def test_progress_bar_terminal_and_log():
+    from lunchbox.progress import Bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    bar = Bar("flash", tty)
+    bar(512 * 1024, 1024 * 1024, "circuitpython.uf2")
+    bar(1024 * 1024, 1024 * 1024)
+    bar.close()
+    text = tty.getvalue()
+    assert text.count("\r") == 2 and " 50% 512/1024 KiB circuitpython.uf2" in text
+    assert "100%" in text and text.endswith("\n")
+    log = io.StringIO()
+    bar = Bar("sync", log)
+    bar(10 * 1024, 20 * 1024, "a.py")
+    bar.close()
+    assert log.getvalue() == "sync [###############---------------]  50% 10/20 KiB\n"
+    quiet = io.StringIO()
+    Bar("sync", quiet).close()
+    assert quiet.getvalue() == ""
