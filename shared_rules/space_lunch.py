@@ -105,7 +105,12 @@ class Table:
             return []
         if self.bottom and self.deck == len(self.bottom):
             return [self.bottom[0]]
-        return [t for t in range(1, 13) if self.known(t) < 3]
+        n = [a + b for a, b in zip(self.taken[0], self.taken[1])]
+        for t in self.grid:
+            n[t] += 1
+        for t in self.bottom:
+            n[t] += 1
+        return [t for t in range(1, 13) if n[t] < 3]
 
     def legal_actions(self):
         if self.is_over():
@@ -214,18 +219,22 @@ class Table:
     def copy(self, history=False):
         """An independent copy (without the undo history unless asked: hints need speed)."""
         g = self.__class__(*self._params())
-        for name in self._fields():
-            v = getattr(self, name)
-            if isinstance(v, list):
-                v = [list(x) if isinstance(x, list) else x for x in v]
-            setattr(g, name, v)
+        self._copy_to(g)
         if history:
             g.history = list(self.history)
         return g
 
-    def _fields(self):
-        return ("grid", "deck", "bottom", "pending", "taken", "pick", "turn", "acted", "winner",
-                "reason")
+    def _copy_to(self, g):
+        g.grid = self.grid[:]
+        g.deck = self.deck
+        g.bottom = self.bottom[:]
+        g.pending = self.pending[:]
+        g.taken = [self.taken[0][:], self.taken[1][:]]
+        g.pick = self.pick
+        g.turn = self.turn
+        g.acted = self.acted
+        g.winner = self.winner
+        g.reason = self.reason
 
     def to_bytes(self):
         """Version, mode, parameter, action count (2 bytes), then one byte per action."""
@@ -248,8 +257,10 @@ class Solo(Table):
     def _params(self):
         return (self.difficulty,)
 
-    def _fields(self):
-        return Table._fields(self) + ("coupons", "solo")
+    def _copy_to(self, g):
+        Table._copy_to(self, g)
+        g.coupons = self.coupons
+        g.solo = self.solo
 
     def _reset(self):
         Table._reset(self)

@@ -1,17 +1,20 @@
-"""Space Lunch (solo): threat warnings and hints, by looking one Automa turn ahead.
+"""Space Lunch (solo): threat warnings and hints, looking up to two Automa turns ahead.
 
 ``threat(game)`` says which card the Automa takes next and whether that wins it the game.
 ``hints(game)`` rates every action the human may take now:
 
 - WIN: it wins the game now (three triplets);
-- SAFE: the Automa cannot win on its next turn;
+- SAFE: the Automa cannot win on its next two turns through the cards it is known to take;
+- LATER: the Automa wins on its turn after next (its card then is in today's Pick column, so
+  only taking it now, or a coupon next turn, stops it);
 - RISK: the Automa wins on its next turn if the refill card is one of ``foods``;
 - DANGER: it hands the Automa a win on its next turn;
 - LOSE: it ends your turn with six cards on the grid (the Automa's persistence victory).
 
-A Hot Drink or Jelly Bubbles action does not end the turn: it is rated by the best take that
-can follow it (for Hot Drink, the worst case over the unknown refill when the refill matters).
-``advice(game)`` turns the ratings into one short phrase for a small screen.
+A food take never changes the Automa's next card (it is in the next column), only the one after;
+coupons can change both. A Hot Drink or Jelly Bubbles action does not end the turn: it is rated
+by the best take that can follow it (for Hot Drink, the worst case over the unknown refill when
+the refill matters). ``advice(game)`` turns the ratings into one short phrase.
 """
 
 from shared_rules.space_lunch import (
@@ -25,10 +28,11 @@ from shared_rules.space_lunch import (
 
 WIN = 0
 SAFE = 1
-RISK = 2
-DANGER = 3
-LOSE = 4
-VERDICTS = ("wins", "safe", "risky", "Automa wins next", "loses")
+LATER = 2
+RISK = 3
+DANGER = 4
+LOSE = 5
+VERDICTS = ("wins", "safe", "Automa wins after next", "risky", "Automa wins next", "loses")
 
 
 def _playing(game):
@@ -67,38 +71,71 @@ def threat(game):
     return (c, food, wins)
 
 
-def _automa_wins(g):
-    """Does the Automa win on its turn from g (its turn, refill entered)?"""
+def _fill(g, unknown):
+    """Enter a stand-in for every awaited card, remembering where they went."""
+    while g.pending:
+        unknown.append(g.pending[0])
+        g.apply(g.refills()[0])
+
+
+def _later(g, unknown):
+    """From g (the Automa to move, refills entered): does the Automa win on its turn after
+    next, if the human does nothing about it next turn? Stand-in cards are never relied on."""
     a = g.copy()
+    a.apply(AUTOMA)
+    if a.is_over():
+        return a.winner == AUTOMA_SEAT
+    unknown = list(unknown)
+    _fill(a, unknown)
+    takes = [x for x in a.legal_actions() if TAKE <= x < TAKE + 9]
+    if not takes:
+        return False
+    if a.triplets(HUMAN) == 2:
+        for x in takes:
+            food = a.grid[x - TAKE]
+            if a.taken[HUMAN][food] == 2 and x - TAKE not in unknown:
+                return False  # the human wins first
+    a.apply(takes[0])
+    if a.is_over():
+        return a.winner == AUTOMA_SEAT
+    _fill(a, unknown)
+    if a.automa_cell() in unknown:
+        return False
     a.apply(AUTOMA)
     return a.winner == AUTOMA_SEAT
 
 
-def _after(g):
+def _after(g, unknown=()):
     """Rate state g just after a human action (refills possibly pending)."""
     if g.is_over():
         return (WIN if g.winner == HUMAN else LOSE), ()
     if not g.pending:
         if g.turn == HUMAN:
             return _best(g)
-        return (DANGER if _automa_wins(g) else SAFE), ()
+        a = g.copy()
+        a.apply(AUTOMA)
+        if a.winner == AUTOMA_SEAT:
+            return DANGER, ()
+        return (LATER if _later(g, unknown) else SAFE), ()
     c = g.pending[0]
     foods = g.refills()
     # A refill matters if the Automa takes it next, or (mid-turn, after Hot Drink) if the human
-    # may take it now; otherwise any refill gives the same answer.
+    # may take it now; otherwise a stand-in gives the same answer.
     if g.turn == AUTOMA_SEAT:
         matters = g.automa_cell() == c
     else:
-        matters = c % 3 == g.pick or g.automa_cell((g.pick + 1) % 3) == c
+        # (the human's own take of it matters only if it could be a third triplet)
+        matters = ((c % 3 == g.pick and g.triplets(HUMAN) == 2)
+                   or g.automa_cell((g.pick + 1) % 3) == c)
     if not matters or len(foods) == 1:
         h = g.copy()
         h.apply(foods[0])
-        return _after(h)
+        return _after(h, tuple(unknown) + ((c,) if len(foods) > 1 else ()))
     worst, bad, good = WIN, [], 0
     for t in foods:
         h = g.copy()
         h.apply(t)
-        v = _after(h)[0]
+        v = _after(h, unknown)[0]
         if v > worst:
             worst, bad = v, [t]
         elif v == worst:
@@ -115,7 +152,7 @@ def _after(g):
 def _best(g):
     best = None
     for a in g.legal_actions():
-        if decode(a)[0] == "take":
+        if TAKE <= a < TAKE + 9:
             v = _rate(g, a)
             if best is None or v[0] < best[0]:
                 best = v
@@ -135,7 +172,7 @@ def hints(game, coupons=True):
         return []
     out = []
     for a in game.legal_actions():
-        if coupons or decode(a)[0] == "take":
+        if coupons or TAKE <= a < TAKE + 9:
             v, foods = _rate(game, a)
             out.append((a, v, foods))
     return out
@@ -160,15 +197,15 @@ def advice(game, short=False):
     if not _playing(game):
         return ""
     hs = hints(game)
-    takes = [h for h in hs if decode(h[0])[0] == "take"]
-    others = [h for h in hs if decode(h[0])[0] != "take"]
-    for group in (takes, others):
-        for a, v, _ in group:
-            if v == WIN:
-                if group is takes:
-                    return _row(a) + " wins!" if short else "take " + _row(a) + ": you win!"
-                return _coupon(a) + " wins" if short else _coupon(a) + ": you win!"
-    safe = [h for h in takes if h[1] == SAFE]
+    takes = [h for h in hs if TAKE <= h[0] < TAKE + 9]
+    others = [h for h in hs if not TAKE <= h[0] < TAKE + 9]
+    for a, v, _ in takes:
+        if v == WIN:
+            return _row(a) + " wins!" if short else "take " + _row(a) + ": you win!"
+    for a, v, _ in others:
+        if v == WIN:
+            return _coupon(a) + " wins" if short else _coupon(a) + ": you win!"
+    safe = [h for h in takes if h[1] == SAFE]  # LATER and worse count as unsafe
     if len(safe) == len(takes):
         t = threat(game)
         if t is None or not t[1]:
@@ -184,9 +221,11 @@ def advice(game, short=False):
     for a, v, _ in others:
         if v == SAFE:
             return _coupon(a) + " saves" if short else "use " + _coupon(a) + " to save"
-    risky = [h for h in takes + others if h[1] == RISK]
-    if risky:
-        a = risky[0][0]
-        text = _row(a) if decode(a)[0] == "take" else _coupon(a)
-        return text + " may save" if short else "only " + text + " may save you"
+    best = min(h[1] for h in takes)
+    if best == LATER:
+        return "Automa wins soon" if short else "the Automa wins in two turns"
+    for a, v, _ in takes + others:
+        if v == RISK:
+            text = _row(a) if TAKE <= a < TAKE + 9 else _coupon(a)
+            return text + " may save" if short else "only " + text + " may save you"
     return "Automa wins next" if short else "the Automa wins next turn"
