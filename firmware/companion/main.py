@@ -5,7 +5,6 @@ at the menu with the saved game intact. The watchdog resets a hung app."""
 from .app import App
 from .core.buttons import ticks_diff
 from .core.link import crash_payload
-from .core.store import Store
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
@@ -15,7 +14,9 @@ QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (fla
 
 def run(hw, store=None):
     if store is None:
-        store = Store(hw.nvm)
+        from .core.store import Store
+
+        store = Store(hw.nvm)  # mounting never raises: a bad log becomes store.status
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
     streak = 0

@@ -60,7 +60,10 @@ def resume_prompt(app):
         app.store.clear_game()
         app.notify("Saved game discarded")
 
-    app.push(ConfirmDialog(app, "Resume game?", name, yes, no, "Resume", "Discard"))
+    def later():
+        pass  # Back keeps the saved game: it is offered again from the menu and at restart
+
+    app.push(ConfirmDialog(app, "Resume game?", name, yes, no, "Resume", "Discard", later))
 
 
 class MainMenu(ListScreen):

@@ -102,20 +102,22 @@ class ItemPicker(ListScreen):
         return ["*" if i == self.current else "" for i in range(len(self.options))]
 
     def activate(self, index):
+        self.on_done(index)  # first, so the screen below shows the new value when uncovered
         self.app.pop()
-        self.on_done(index)
 
 
 class ConfirmDialog(Screen):
     """A question with two choices; ``on_yes()`` / ``on_no()`` run after it closes.
 
-    Back answers no."""
+    Back answers no, unless ``on_back`` is given (then Back runs that instead)."""
 
-    def __init__(self, app, title, question, on_yes, on_no=None, yes="Yes", no="No"):
+    def __init__(self, app, title, question, on_yes, on_no=None, yes="Yes", no="No",
+                 on_back=None):
         super().__init__(app)
         d = self.d
         self.on_yes = on_yes
         self.on_no = on_no
+        self.on_back = on_back
         self.bar = TitleBar(d, title)
         body = max(1, d.rows - 2)
         self.text = TextBlock(d, d.title_h, body)
@@ -131,7 +133,10 @@ class ConfirmDialog(Screen):
         elif button == OK and kind != LONG:
             self._close(self.menu.selected == 0)
         elif button == BACK and kind != LONG:
-            self._close(False)
+            self.app.pop()
+            action = self.on_back if self.on_back is not None else self.on_no
+            if action is not None:
+                action()
 
     def _close(self, yes):
         self.app.pop()
@@ -200,8 +205,8 @@ class NumberPicker(Screen):
         elif button == NEXT:
             self.set_value(self.value + self.step)
         elif button == OK and kind != LONG:
-            self.app.pop()
             self.on_done(self.value)
+            self.app.pop()
         elif button == BACK and kind != LONG:
             if self.on_change is not None and self.value != self.start:
                 self.on_change(self.start)

@@ -134,9 +134,10 @@ class Simulator:
     or "terminal" (real time, keyboard)."""
 
     def __init__(self, profile=DEFAULT_PROFILE, nvm_path=None, mode="headless", scale=0,
-                 link=False):
+                 link=False, store_factory=None):
         setup_environment(mode)
         self.mode = mode
+        self.store_factory = store_factory  # tests: a stand-in for companion.core.store.Store
         self.cfg = profile_settings(profile)
         import displayio
 
@@ -154,7 +155,7 @@ class Simulator:
         SimDisplay = sim_hw.make_display_class()
         try:
             self.driver = SimDisplay(w, h, scale=scale, window=(mode == "window"), strip=strip,
-                                     auto_refresh=False)
+                                     lazy=(mode == "headless"), auto_refresh=False)
         except Exception as e:  # pygame.error without a usable video device
             raise LunchboxError("cannot open a window: {}".format(e),
                                 "use --terminal, or --headless with --keys") from None
@@ -172,6 +173,7 @@ class Simulator:
         self.t0 = 0
         self.ti = 0
         self.shots = []
+        self.captures = []
         self.starts = 0
         self.term = None
         self.releases = []  # (real ms, button) for keys that have no key-up (terminal)
@@ -185,7 +187,8 @@ class Simulator:
         while True:
             self.starts += 1
             try:
-                main.run(self.hw)
+                store = self.store_factory(self.nvm) if self.store_factory else None
+                main.run(self.hw, store)
             except self.sim_hw.PowerCycle:
                 self.buttons.pending = []
                 continue
@@ -238,7 +241,7 @@ class Simulator:
             if action[0] == "key":
                 self.buttons.push(action[1], action[2])
             elif action[0] == "shot":
-                self.screenshot(action[1])
+                self.capture(action[1])
             elif action[0] == "reset":
                 raise self.sim_hw.PowerCycle()
             elif action[0] == "end" and self.mode == "headless":
@@ -282,6 +285,7 @@ class Simulator:
     def screenshot(self, path, zoom=1):
         import pygame
 
+        self.driver.render()
         surface = self.driver.surface
         if zoom > 1:
             surface = pygame.transform.scale(
@@ -291,6 +295,14 @@ class Simulator:
         pygame.image.save(surface, path)
         self.shots.append(path)
         return path
+
+    def capture(self, path):
+        """A screenshot plus what tests look at: the texts, layout problems, lit pixels."""
+        shot = {"path": path, "texts": self.texts(), "problems": self.layout_problems(),
+                "lit": self.pixels_lit()}
+        self.screenshot(path)
+        self.captures.append(shot)
+        return shot
 
     def texts(self):
         from .sim_inspect import texts
@@ -306,6 +318,7 @@ class Simulator:
         """How many screen pixels are not background (black)."""
         import pygame
 
+        self.driver.render()
         arr = pygame.surfarray.array3d(self.driver.surface)
         return int((arr.sum(axis=2) > 0).sum())
 
@@ -317,7 +330,7 @@ class Simulator:
 
 # README screenshots: (file stem, key script)
 SHOTS = (
-    ("menu", ""),
+    ("menu", "wait:3000"),  # after the first-boot message has gone
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
     ("aqua-brunch", "next next ok "
      "ok next*5 ok next*8 ok next*4 ok next next next ok"),

@@ -24,14 +24,20 @@ def make_display_class():
     import pygame
     from blinka_displayio_pygamedisplay import PyGameDisplay
     from busdisplay import BusDisplay
+    from displayio._area import Area
 
     class SimDisplay(PyGameDisplay):
         """A PyGameDisplay that draws into an offscreen surface of the real size (for
         screenshots and the terminal) and, with a window, shows it scaled up, with the
         NeoPixel strip drawn under it."""
 
-        def __init__(self, width, height, scale=1, window=False, strip=0, **kwargs):
+        def __init__(self, width, height, scale=1, window=False, strip=0, lazy=False,
+                     **kwargs):
             self._scale = scale
+            # lazy (headless): a refresh only notes that the screen changed; the pixels are
+            # drawn when someone looks (render()). Blinka draws pixel by pixel in Python.
+            self._lazy = lazy
+            self._stale = False
             self._window_on = window
             self._strip = strip
             self.window = None
@@ -51,8 +57,11 @@ def make_display_class():
             self._pygame_screen = self.surface
 
         def _refresh_display(self):
-            BusDisplay._refresh_display(self)
             self.refresh_count += 1
+            if self._lazy:
+                self._stale = True
+                return
+            BusDisplay._refresh_display(self)
             self._last_refresh = time.monotonic()
             self._refresh_pending = False
             self.present()
@@ -71,6 +80,26 @@ def make_display_class():
                     pygame.draw.circle(self.window, c if any(c) else (50, 50, 50),
                                        (i * step + step // 2, h + 12), 8)
             pygame.display.flip()
+
+        def render(self):
+            """Draw the pixels now if refreshes were deferred (lazy mode)."""
+            if self._stale:
+                self._stale = False
+                self._core.full_refresh = True
+                BusDisplay._refresh_display(self)
+
+        def _get_refresh_areas(self):
+            # Only what changed, as one rectangle (PyGameDisplay redraws the whole screen, and
+            # many small areas each walk the whole group tree: both slow in pure Python).
+            areas = BusDisplay._get_refresh_areas(self)
+            if len(areas) > 1:
+                union = Area()
+                first = areas[0]
+                first.copy_into(union)
+                for area in areas[1:]:
+                    union.union(area, union)
+                areas = [union]
+            return areas
 
         def _release(self):
             pygame.display.quit()

@@ -39,9 +39,13 @@ def walk(node, ox=0, oy=0, scale=1, out=None):
 
 
 def texts(root):
-    """The visible texts, top to bottom then left to right."""
-    items = [(box[1], box[0], t) for kind, t, box in walk(root) if kind == "text"]
-    return [t for _y, _x, t in sorted(items)]
+    """The visible texts, layer by layer (the screen, then overlays such as a toast), each
+    top to bottom then left to right."""
+    out = []
+    for layer in (list(root) if len(root) else []):
+        items = [(box[1], box[0], t) for kind, t, box in walk(layer) if kind == "text"]
+        out += [t for _y, _x, t in sorted(items)]
+    return out
 
 
 def text_boxes(root):
@@ -49,9 +53,19 @@ def text_boxes(root):
 
 
 def layout_problems(root, width, height):
-    """Texts that stick out of the screen or overlap another text, as messages."""
+    """Texts that stick out of the screen or overlap another text, as messages.
+
+    Each child of the root group is a layer (the screen, then overlays such as the toast,
+    which paints its own opaque box): overlaps count only within a layer."""
     problems = []
-    boxes = text_boxes(root)
+    for layer in (list(root) if len(root) else []):
+        problems += _layer_problems(layer, width, height)
+    return problems
+
+
+def _layer_problems(layer, width, height):
+    problems = []
+    boxes = [(t, box) for kind, t, box in walk(layer) if kind == "text"]
     for t, (x0, y0, x1, y1) in boxes:
         if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
             problems.append("{!r} at {} is off the {}x{} screen".format(

@@ -1,0 +1,128 @@
+"""The firmware core's models: app settings bytes, the Aqua Brunch calculator state, the
+data-link protocol. Runs on CPython and on MicroPython (the lane)."""
+
+from _harness import raises
+from companion.core.appsettings import MAX_PLAYERS, AppSettings
+from companion.core.aqua_calc import CARDS, AquaCalc
+from companion.core.link import LinkServer, crash_payload, from_hex, to_hex
+
+
+class FakeStore:
+    def __init__(self, game=None, recs=()):
+        self.game = game
+        self.recs = list(recs)
+
+    def load_game(self):
+        return self.game
+
+    def records(self):
+        return self.recs
+
+
+def test_settings_round_trip():
+    s = AppSettings(70, False, ["ANNA", "BO", "P3", "P4", "P5", "P6", "ZED-9"])
+    t = AppSettings.from_bytes(s.to_bytes())
+    assert (t.brightness, t.leds, t.names) == (70, False, s.names)
+    d = AppSettings()
+    assert d.brightness == 50 and d.leds and len(d.names) == MAX_PLAYERS
+
+
+def test_settings_reject_bad_values():
+    with raises(ValueError, "brightness"):
+        AppSettings(55)
+    with raises(ValueError, "bad character"):
+        AppSettings(names=["a"] * MAX_PLAYERS)
+    with raises(ValueError, "player name"):
+        AppSettings(names=["TOOLONGNAME"] + ["P"] * (MAX_PLAYERS - 1))
+
+
+def test_settings_from_corrupt_bytes_raise_valueerror():
+    good = AppSettings().to_bytes()
+    with raises(ValueError, "version"):
+        AppSettings.from_bytes(b"\x09" + good[1:])
+    with raises(ValueError, "short"):
+        AppSettings.from_bytes(b"\x01")
+    # every truncation and every single-byte corruption is either valid or a ValueError
+    for n in range(len(good)):
+        try:
+            AppSettings.from_bytes(good[:n])
+        except ValueError:
+            pass
+    for i in range(len(good)):
+        for v in (0, 1, 0x7F, 0xFF):
+            raw = bytearray(good)
+            raw[i] = v
+            try:
+                AppSettings.from_bytes(bytes(raw))
+            except ValueError:
+                pass
+
+
+def test_calc_cycles_through_every_card_and_empty():
+    c = AquaCalc()
+    seen = []
+    for _ in range(len(CARDS) + 1):
+        c.cycle(0, 1)
+        seen.append(c.slots[0])
+    assert seen == list(range(len(CARDS))) + [None]
+    c.cycle(0, -1)
+    assert c.slots[0] == len(CARDS) - 1
+
+
+def test_calc_strength_matches_rulebook_examples():
+    c = AquaCalc()
+    assert c.strength() is None
+    c.slots = [CARDS.index("walrus"), CARDS.index("shark717"), CARDS.index("octopus")]
+    assert c.strength() == 11  # the rulebook: walrus + shark (7,1,7) + octopus = 11
+    c.toggle_aqua(2)  # the -2 card
+    assert c.aqua_values() == [-2]
+    assert c.strength() == 9
+    c.slots = [CARDS.index("orca5"), CARDS.index("orca8"), CARDS.index("baby")]
+    c.toggle_aqua(2)
+    assert c.strength() == 18
+
+
+def test_calc_bytes_round_trip_and_validation():
+    c = AquaCalc()
+    c.slots = [1, None, 7]
+    c.aqua = [True, False, False, True]
+    d = AquaCalc.from_bytes(c.to_bytes())
+    assert d.slots == [1, None, 7] and d.aqua == [True, False, False, True]
+    with raises(ValueError, "card index"):
+        AquaCalc.from_bytes(b"\x01\x09\xff\xff\x00")
+    with raises(ValueError, "aqua flags"):
+        AquaCalc.from_bytes(b"\x01\xff\xff\xff\x10")
+    with raises(ValueError, "version"):
+        AquaCalc.from_bytes(b"\x02\xff\xff\xff\x00")
+    with raises(ValueError, "5 bytes"):
+        AquaCalc.from_bytes(b"\x01")
+    c.clear()
+    assert c.slots == [None, None, None] and not c.complete()
+
+
+def test_hex():
+    assert to_hex(b"\x00\x7f\xff") == "007fff"
+    assert from_hex("007fff") == b"\x00\x7f\xff"
+    with raises(ValueError, "odd"):
+        from_hex("abc")
+    with raises(ValueError, "bad digits"):
+        from_hex("zz")
+
+
+def test_link_commands():
+    store = FakeStore(("aqua_brunch", b"\x01\x02"), [(4, 2, b"boom"), (5, 1, b"")])
+    link = LinkServer(store, "0.1.0", "pico-display-pack")
+    assert link.feed(b"HELLO\n") == b"LUNCHBOX 0.1.0 pico-display-pack\n"
+    # a command may arrive in pieces, with CRLF
+    assert link.feed(b"ga") == b""
+    assert link.feed(b"me\r\n") == b"GAME aqua_brunch 0102\n"
+    assert link.feed(b"RECORDS\n") == b"REC 4 2 626f6f6d\nREC 5 1 \nEND 2\n"
+    assert link.feed(b"\n") == b""
+    assert link.feed(b"FLY\n") == b"ERR unknown command FLY\n"
+    assert link.feed(b"x" * 500 + b"\nHELLO\n").startswith(b"ERR line too long\nLUNCHBOX")
+    assert LinkServer(FakeStore(), "1", "p").feed(b"GAME\n") == b"GAME NONE\n"
+
+
+def test_crash_payload_is_short():
+    p = crash_payload("ValueError", "x" * 500, "AquaScreen")
+    assert p.startswith(b"AquaScreen|ValueError: x") and len(p) <= 96

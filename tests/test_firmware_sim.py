@@ -1,0 +1,270 @@
+"""The firmware app driven through the simulator by scripted button presses, on both reference
+displays: what is on screen (the texts in the display group tree, lit pixels, layout boxes),
+what is saved in nvm, and what happens after a power cut or a crash."""
+
+import os
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+# menu rows: 0 Space Lunch, 1 Let's Do Lunch, 2 Aqua Brunch, 3 Space Battle, 4 Space Days,
+# 5 Settings
+TO_AQUA = "next next ok "
+CARDS = ("orca8", "orca5", "baby", "octopus", "walrus", "shark535", "shark626", "shark717")
+
+
+def pick(*cards):
+    """Key words that fill the three predator slots of a fresh calculator with ``cards``."""
+    words = ["ok"]
+    for card in cards:
+        words += ["next"] * (CARDS.index(card) + 1) + ["ok"]
+    return " ".join(words) + " "
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+@pytest.fixture
+def nvm(tmp_path):
+    return str(tmp_path / "nvm.bin")
+
+
+def run(profile, script, nvm=None, **kw):
+    sim = Simulator(profile, nvm_path=nvm, mode="headless", **kw)
+    sim.run_script(script)
+    return sim
+
+
+def joined(texts):
+    return " ".join(texts)
+
+
+def test_first_start_says_so_then_clears(profile):
+    t = run(profile, "").texts()
+    assert t[0] == "Lunchbox"
+    assert "No saved data -" in t  # the store's first-boot message, as a toast
+    assert "No saved data -" not in run(profile, "wait:3000").texts()
+
+
+def test_main_menu(profile):
+    sim = run(profile, "wait:3000")
+    t = sim.texts()
+    assert t[0] == "Lunchbox"
+    assert ["Space Lunch", "Let's Do Lunch", "Aqua Brunch"] == t[2:5]
+    assert sim.pixels_lit() > 200
+    assert sim.layout_problems() == []
+    assert sim.display.driver.auto_refresh is False
+
+
+def test_menu_scrolls_and_wraps(profile):
+    assert "Settings" in run(profile, "next*5").texts()
+    assert "Settings" in run(profile, "prev").texts()  # wraps from the top to the bottom
+    assert "Space Lunch" in run(profile, "prev next").texts()
+
+
+def test_held_next_auto_repeats(profile):
+    # one step on the way down, then repeats after 450 ms every 120 ms: 450 570 690
+    assert run(profile, "hold:next:800 ok").texts()[0] == "Space Days"  # 4 steps
+    assert run(profile, "hold:next:500 ok").texts()[0] == "Strength"  # 2 steps: Aqua Brunch
+    assert run(profile, "hold:next:300 ok").texts()[0] == "Let's Do Lunch"  # 1 step
+
+
+@pytest.mark.parametrize("hand,aqua", [
+    (("walrus", "shark717", "octopus"), ()),
+    (("orca5", "orca8", "baby"), (-2,)),
+    (("shark717", "shark717", "shark535"), (0, -1, -4)),
+    (("octopus", "octopus", "shark535"), ()),
+    (("orca8", "shark717", "walrus"), (-4,)),
+])
+def test_aqua_calculator_matches_the_rules(hand, aqua, profile):
+    from shared_rules.aqua_brunch import strength
+
+    ticks = ""
+    if aqua:
+        ticks = "next ok " + " ".join(
+            ("next " * (0, -1, -2, -4).index(v)) + "ok " + ("prev " * (0, -1, -2, -4).index(v))
+            for v in aqua) + "back"
+    sim = run(profile, TO_AQUA + pick(*hand) + ticks)
+    t = sim.texts()
+    assert t[0] == "Strength"
+    assert t[1] == str(strength(list(hand), list(aqua)))
+    assert sim.layout_problems() == []
+
+
+def test_strength_updates_live_while_picking(profile, tmp_path):
+    shots = " ".join("next shot:{}/{}.png".format(tmp_path, i) for i in range(5))
+    sim = run(profile, TO_AQUA + "ok next ok next*5 ok " + shots)
+    # slots: orca8, walrus, then the third cycles orca8 orca5 baby octopus walrus
+    from shared_rules.aqua_brunch import strength
+
+    seen = [c["texts"][1] for c in sim.captures]
+    want = [str(strength(["orca8", "walrus", c])) for c in CARDS[:5]]
+    assert seen == want
+    assert len(set(seen)) > 2  # it really changes as the card changes
+    assert all("<>" in c["texts"] for c in sim.captures)  # still editing the third slot
+
+
+def test_incomplete_hand_shows_question_mark(profile):
+    t = run(profile, TO_AQUA + "ok next ok next").texts()
+    assert t[:2] == ["Strength", "?"]
+    assert "1 Orca 8" in t and "2 Orca 8" in t and "3 -" in t
+
+
+def test_undo_with_long_back(profile):
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus") + "long:back")
+    t = sim.texts()
+    assert "3 Octopus" in t  # the last step (octopus -> walrus) undone
+    assert "Undone" in t  # the toast
+
+
+def test_dedicated_undo_button():
+    sim = run("pico-ssd1306-5btn", TO_AQUA + pick("walrus", "walrus", "walrus") + "undo")
+    assert "3 Octopus" in sim.texts()
+
+
+def test_leds_show_strength_then_sleep(profile):
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))  # 18 of 24: 6 of 8 lit
+    assert sum(1 for c in sim.pixels.shown if any(c)) == 6
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus") + "wait:61000")
+    assert not any(any(c) for c in sim.pixels.shown)  # idle: off
+
+
+def test_leds_off_setting(profile, nvm):
+    run(profile, "next*5 ok next ok next ok", nvm)  # Settings > LEDs > Off
+    sim = run(profile, "back " + TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
+    assert "Strength" in sim.texts()
+    assert not any(any(c) for c in sim.pixels.shown)
+
+
+def test_resume_after_power_cut(profile, nvm):
+    sim = run(profile, TO_AQUA + pick("walrus", "shark717", "octopus") + "reset", nvm)
+    t = sim.texts()
+    assert t[0] == "Resume game?" and "Aqua Brunch" in t and "Resume" in t
+    sim = run(profile, "ok", nvm)  # a later run: the nvm file was kept
+    t = sim.texts()
+    assert t[:2] == ["Strength", "11"]
+    assert "1 Walrus" in t
+
+
+def test_discarding_the_saved_game(profile, nvm):
+    run(profile, TO_AQUA + pick("walrus", "shark717", "octopus"), nvm)
+    sim = run(profile, "next ok", nvm)
+    assert sim.texts()[0] == "Lunchbox"
+    assert "Saved game discarded" in " ".join(sim.texts())  # the toast (one or two lines)
+    assert run(profile, "", nvm).texts()[0] == "Lunchbox"  # no prompt any more
+
+
+def test_opening_the_game_from_the_menu_carries_on(profile, nvm):
+    run(profile, TO_AQUA + pick("orca8", "orca8", "baby"), nvm)
+    sim = run(profile, "back " + TO_AQUA, nvm)  # answer the prompt with Back, then open it
+    assert sim.texts()[:2] == ["Strength", "24"]
+
+
+def test_brightness_is_saved(profile, nvm):
+    sim = run(profile, "next*5 ok ok next next ok", nvm)
+    assert "70%" in sim.texts()
+    sim = run(profile, "next*5 ok", nvm)
+    assert "70%" in sim.texts()
+    # Back in the picker restores the old value and saves nothing
+    run(profile, "next*5 ok ok prev prev back", nvm)
+    assert "70%" in run(profile, "next*5 ok", nvm).texts()
+
+
+def test_player_name_editing(profile, nvm):
+    # P1 -> Q1: next letter at the cursor, then a long OK saves
+    sim = run(profile, "next*5 ok next next ok ok next long:ok", nvm)
+    assert "1 Q1" in sim.texts()
+    assert "1 Q1" in run(profile, "next*5 ok next next ok", nvm).texts()
+
+
+def test_other_games_say_coming_soon(profile):
+    for row, name in ((0, "Space Lunch"), (1, "Let's Do Lunch"), (3, "Space Battle"),
+                      (4, "Space Days")):
+        sim = run(profile, "next " * row + "ok")
+        t = sim.texts()
+        assert t[0].startswith(name[:8])
+        assert "Coming in a later update" in joined(t).replace("\n", " ")
+        assert sim.layout_problems() == []
+        assert run(profile, "next " * row + "ok ok").texts()[0] == "Lunchbox"
+
+
+def test_crash_screen_records_and_restarts(profile, nvm, tmp_path, monkeypatch):
+    import companion.aqua as aqua
+
+    original = aqua.AquaScreen.on_button
+
+    def flaky(self, button, kind):
+        if button == 0:  # prev
+            raise RuntimeError("cosmic ray")
+        return original(self, button, kind)
+
+    monkeypatch.setattr(aqua.AquaScreen, "on_button", flaky)
+    shot = str(tmp_path / "crash.png")
+    sim = run(profile, TO_AQUA + pick("orca8", "orca8", "baby") + "prev wait:200 shot:" + shot +
+              " wait:3500", nvm)
+    during = sim.captures[0]
+    assert during["texts"][0] == "Oops - restarting"
+    assert "cosmic ray" in joined(during["texts"])
+    assert during["problems"] == []
+    # restarted at the menu, with the saved game offered again
+    t = sim.texts()
+    assert t[0] == "Resume game?"
+    from companion.core.store import Store
+
+    store = Store(sim.nvm)
+    assert store.load_game()[0] == "aqua_brunch"
+    crashes = [r for r in store.records() if r[1] == 2]
+    assert len(crashes) == 1 and b"RuntimeError: cosmic ray" in crashes[0][2]
+    assert b"AquaScreen" in crashes[0][2]
+
+
+def test_crash_loop_stops_writing_records(nvm, monkeypatch):
+    import companion.menu as menu
+
+    def broken(self):
+        raise ValueError("bad menu")
+
+    monkeypatch.setattr(menu.MainMenu, "items", broken)
+    sim = run("pico-display-pack", "wait:20000", nvm)
+    from companion.core.store import Store
+
+    crashes = [r for r in Store(sim.nvm).records() if r[1] == 2]
+    assert 1 <= len(crashes) <= 3  # about six restarts in 20 s, at most three written
+    assert sim.starts == 1  # never a real reset: the app restarts itself
+
+
+def test_corrupt_nvm_is_reported_not_fatal(profile, nvm):
+    with open(nvm, "wb") as f:
+        f.write(bytes((i * 37 + 11) & 0xFF for i in range(4096)))
+    sim = run(profile, "", nvm)
+    t = sim.texts()
+    assert t[0] == "Lunchbox"
+    assert len(t) > 6  # the toast is up with the store's message
+    assert sim.layout_problems() == []
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
+    assert sim.texts()[:2] == ["Strength", "18"]
+
+
+def test_one_refresh_per_handled_event(profile):
+    sim = run(profile, "next next prev next*5 prev*5")
+    refreshes = sim.display.driver.refresh_count
+    assert 14 <= refreshes <= 16  # one per press, plus the first screen
+
+
+def test_watchdog_seam(profile):
+    sim = run(profile, "wait:500")
+    assert sim.watchdog.timeout == 8
+    assert sim.watchdog.fed >= 40  # fed on every pass of the main loop
+
+
+def test_about_screen(profile):
+    t = run(profile, "next*5 ok prev ok").texts()
+    assert t[0] == "About"
+    assert "pico" in joined(t)
