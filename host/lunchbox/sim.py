@@ -6,6 +6,8 @@ script drives it and ``--screenshot`` saves the last screen). nvm is a file, kep
 so "Resume game?" works; the USB data channel is a pseudo-terminal whose path is printed.
 """
 
+import contextlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -114,6 +116,10 @@ def setup_environment(mode):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # Blinka prints a warning about running on a PC to stdout; keep stdout for our output
+    with contextlib.redirect_stdout(io.StringIO()):
+        import microcontroller  # noqa: F401
+        import microcontroller.pin  # noqa: F401
 
 
 def profile_settings(profile):

@@ -1,0 +1,217 @@
+"""`lunchbox sim` as a user runs it: the command line, the key-script language, the terminal
+renderer (under a pseudo-terminal), the window mode (SDL's dummy driver) and the data-channel
+pty."""
+
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.errors import LunchboxError  # noqa: E402
+from lunchbox.sim_script import compile_script  # noqa: E402
+from lunchbox.sim_term import parse_keys, pick_factor, render_lines  # noqa: E402
+
+ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", DISPLAY="",
+           WAYLAND_DISPLAY="")
+
+
+def lunchbox(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "lunchbox", *args], capture_output=True,
+                          text=True, env=ENV, timeout=120, **kw)
+
+
+# the key-script language
+
+def test_script_timeline():
+    t = compile_script("next long:back wait:500 ok*2 shot:a.png reset")
+    keys = [a for _t, a in t if a[0] == "key"]
+    assert keys == [("key", 1, True), ("key", 1, False), ("key", 3, True), ("key", 3, False),
+                    ("key", 2, True), ("key", 2, False), ("key", 2, True), ("key", 2, False)]
+    times = [tm for tm, _a in t]
+    assert times == sorted(times)
+    down = [tm for tm, a in t if a == ("key", 3, True)][0]
+    up = [tm for tm, a in t if a == ("key", 3, False)][0]
+    assert up - down == 1000  # long: a second
+    assert t[-1][1] == ("end",) and ("reset",) in [a for _t, a in t]
+    assert ("shot", "a.png") in [a for _t, a in t]
+
+
+def test_script_aliases_and_hold():
+    t = compile_script("up, down enter esc hold:ok:250")
+    keys = [a[1] for _t, a in t if a[0] == "key" and a[2]]
+    assert keys == [0, 1, 2, 3, 2]
+    downs = [tm for tm, a in t if a[0] == "key"]
+    assert downs[-1] - downs[-2] == 250
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("jump", "unknown button"), ("wait:soon", "not a number"), ("long:ok:5", "long:NAME"),
+    ("hold:ok", "hold:NAME:MS"), ("next*0", "repeat count"), ("shot:", "file name"),
+    ("wait:-5", "out of range"),
+])
+def test_script_errors(bad, message):
+    with pytest.raises(LunchboxError, match=message) as err:
+        compile_script("next " + bad)
+    assert err.value.hint
+
+
+# the command line
+
+def test_headless_screenshot_and_print(tmp_path):
+    shot = tmp_path / "aqua.png"
+    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--keys",
+                 "next next ok ok next*5 ok", "--screenshot", str(shot), "--print-screen")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:2] == ["Strength", "?"] and "1 Walrus" in lines
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    import pygame
+
+    img = pygame.image.load(str(shot))
+    assert img.get_size() == (240, 135)
+    # the nvm file was kept: the next run offers to resume
+    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--print-screen")
+    assert r.stdout.splitlines()[0] == "Resume game?"
+    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--erase-nvm",
+                 "--keys", "wait:3000", "--print-screen")
+    assert r.stdout.splitlines()[0] == "Lunchbox"
+
+
+def test_bad_arguments_exit_with_a_hint(tmp_path):
+    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "n"), "--keys", "fly")
+    assert r.returncode == 1
+    assert "unknown button 'fly'" in r.stderr and "fix:" in r.stderr
+    r = lunchbox("sim", "--terminal", "--screenshot", str(tmp_path / "x.png"))
+    assert r.returncode == 1 and "--headless" in r.stderr
+    r = lunchbox("sim", "--headless", "--profile", "no-such-board", "--nvm", str(tmp_path / "n"))
+    assert r.returncode != 0 and "no-such-board" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_readme_shots(tmp_path):
+    r = lunchbox("sim", "--readme-shots", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["aqua-brunch-display-pack.png", "aqua-brunch-ssd1306.png",
+                     "menu-display-pack.png", "menu-ssd1306.png"]
+    import pygame
+
+    assert pygame.image.load(str(tmp_path / "menu-ssd1306.png")).get_size() == (384, 192)
+
+
+# the terminal renderer
+
+def test_parse_keys():
+    assert parse_keys(b"\x1b[A\x1b[B\x1b[C\x1b[D\r \x7f\x1bu o q") == [
+        "prev", "next", "next", "prev", "ok", "ok", "back", "back", "undo", "ok", "long-ok",
+        "ok", "quit"]
+    assert parse_keys(b"\x1b[5~x") == []  # an unused escape sequence and stray bytes
+
+
+def test_pick_factor():
+    assert pick_factor(240, 135, 250, 80) == 1
+    assert pick_factor(240, 135, 120, 40) == 2
+    assert pick_factor(128, 64, 80, 24) == 2
+
+
+def test_render_lines_half_blocks():
+    import numpy as np
+
+    rgb = np.zeros((4, 4, 3), dtype=np.uint8)
+    rgb[0, 0] = (255, 0, 0)  # top-left pixel red
+    lines = render_lines(rgb)
+    assert len(lines) == 2
+    assert lines[0].count("\u2580") == 4
+    assert lines[0].startswith("\x1b[38;2;255;0;0m\x1b[48;2;0;0;0m")
+    mono = np.zeros((4, 4, 3), dtype=np.uint8)
+    mono[1, 1] = (255, 255, 255)
+    assert "255;255;255" in render_lines(mono, 2, mono=True)[0]  # a thin stroke survives
+
+
+def test_terminal_mode_under_a_pty(tmp_path):
+    master, slave = os.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lunchbox", "sim", "--terminal", "--profile",
+         "pico-ssd1306-5btn", "--nvm", str(tmp_path / "nvm.bin")],
+        stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=ENV)
+    os.close(slave)
+    out = b""
+
+    def read_for(seconds):
+        nonlocal out
+        end = time.time() + seconds
+        while time.time() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_for(6)
+        first = len(out)
+        assert "\u2580".encode() in out and b"\x1b[38;2;" in out
+        os.write(master, b"\x1b[B")  # next: the menu redraws
+        read_for(1.5)
+        assert len(out) > first
+        os.write(master, b"q")
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+
+
+def test_window_mode_with_keyboard_events(tmp_path):
+    import pygame
+
+    from lunchbox.sim import Simulator
+
+    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="window")
+    assert sim.driver.window is not None
+    posted = []
+
+    def post_keys():
+        # the window's keyboard: Down, Down, Enter opens Aqua Brunch; then close the window
+        if not posted:
+            for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+                pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
+            posted.append(sim.clock())
+        elif sim.clock() - posted[0] > 500:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    original = sim._pump_window
+
+    def pump():
+        post_keys()
+        original()
+
+    sim._pump_window = pump
+    sim.run_interactive()
+    assert sim.texts()[0] == "Strength"
+    assert sim.driver.window.get_size() == (720, 405 + 24)  # 3x, and the LED strip
+    sim.close()
+
+
+def test_data_channel_pty(tmp_path):
+    from lunchbox.sim import Simulator
+
+    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="headless",
+                    link=True)
+    host = os.open(sim.link.path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(host, b"HELLO\nGAME\nRECORDS\n")
+        sim.run_script("wait:100")
+        time.sleep(0.1)
+        reply = os.read(host, 4096).decode()
+        assert reply.splitlines() == ["LUNCHBOX 0.1.0 pico-display-pack", "GAME NONE", "END 0"]
+    finally:
+        os.close(host)
+        sim.close()
