@@ -499,12 +499,13 @@ def _wiring_svg(profile):
                 out.append('<circle cx="{}" cy="{}" r="3" fill="#333"/>'.format(bx, py))
 
     # legend
-    items = [("gnd", "GND"), ("3v3", "3.3 V"), ("5v", "5 V (VBUS)"), ("sda", "SPI / I2C SDA"),
-             ("scl", "I2C SCL"), ("button", "button"), ("neopixel", "LED data")]
-    used = {w.kind for w in wired} | ({"spi"} if any(w.kind == "spi" for w in wired) else set())
+    items = [("gnd", "GND"), ("3v3", "3.3 V"), ("5v", "5 V (VBUS)"), ("spi", "SPI"),
+             ("sda", "I2C SDA"), ("scl", "I2C SCL"), ("button", "button"), ("led", "LED"),
+             ("neopixel", "LED data")]
+    used = {w.kind for w in wired}
     x = 20
     for kind, label in items:
-        if kind not in used and not (kind == "sda" and "spi" in used):
+        if kind not in used:
             continue
         out.append('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="3"/>'.format(
             x, legend_y, x + 22, legend_y, COLOURS[kind]))
