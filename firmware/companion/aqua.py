@@ -3,7 +3,7 @@ strength (shared_rules.aqua_brunch.strength) updates live in the title bar and o
 
 Rows: the three predator slots, "Aqua cards", "Clear". OK on a slot starts editing it:
 prev/next cycle the card, OK goes on to the next slot (and stops after the third), Back stops.
-"Aqua cards" opens a list of the four aqua cards to tick. A long Back undoes.
+"Aqua" opens a list of the four aqua cards to tick. A long Back undoes.
 The hand is saved as the current game, so it survives a power cut.
 """
 
@@ -40,7 +40,7 @@ class AquaScreen(ListScreen):
 
     def items(self):
         rows = ["{} {}".format(k + 1, self.calc.slot_label(k)) for k in range(SLOTS)]
-        return rows + ["Aqua cards", "Clear"]
+        return rows + ["Aqua", "Clear"]
 
     def marks(self):
         marks = ["<>" if self.editing and k == self.menu.selected else "" for k in range(SLOTS)]

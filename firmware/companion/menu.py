@@ -3,6 +3,7 @@
 from . import __version__
 from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .core.text import fit
 from .screens import ConfirmDialog, ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
 from .ui import TitleBar, text
 
@@ -27,9 +28,8 @@ def open_game(app, game_id, payload=None):
     """Push the game's screen (resuming ``payload`` when given)."""
     info = game_info(game_id)
     if info is None or info[3] is None:
-        name = info[2] if info else game_id
-        app.push(MessageScreen(app, name, "Coming in a later update. This box can already do "
-                               "the Aqua Brunch strength sums."))
+        label, name = (info[1], info[2]) if info else (game_id, game_id)
+        app.push(MessageScreen(app, label, name + " is coming in a later update."))
         return
     if payload is None:
         saved = app.store.load_game()
@@ -133,14 +133,21 @@ class PlayersScreen(ListScreen):
         self.app.push(NameEditor(self.app, index))
 
 
-class AboutScreen(MessageScreen):
-    def __init__(self, app):
-        recs = app.store.records()
-        msg = "Firmware {}. Profile {}. {} records kept.".format(
-            __version__, app.hw.profile.get("profile", "?"), len(recs))
-        if app.store.status:
-            msg = msg + " " + app.store.status
-        super().__init__(app, "About", msg)
+class AboutScreen(ListScreen):
+    """What runs here: firmware version, hardware profile, records kept, save status."""
+
+    title = "About"
+
+    def items(self):
+        app = self.app
+        return ["Firmware " + __version__,
+                app.hw.profile.get("profile", "?"),
+                "{} records kept".format(len(app.store.records())),
+                "Saves: " + ("check nvm" if app.store.status else "ok")]
+
+    def activate(self, index):
+        if index == 3 and self.app.store.status:
+            self.app.notify(self.app.store.status)
 
 
 class NameEditor(Screen):
@@ -158,11 +165,14 @@ class NameEditor(Screen):
         self.big = big
         cw = 6 * big
         self.x0 = (d.width - cw * NAME_LEN) // 2
-        mid = d.title_h + (d.height - d.title_h - d.char_h) // 2
-        self.name = text(d, "", self.x0, mid, d.FG, big, (0, 0.5))
-        self.cursor = text(d, "^", self.x0, mid + 6 * big + 1, d.ACCENT, big, (0, 0))
-        self.hint = text(d, "hold OK: save"[: d.cols], d.width // 2,
-                         d.height - d.char_h // 2 - 1, d.DIM, anchor=(0.5, 0.5))
+        # title, then the name with a caret row under it, then the hint on the last row
+        avail = d.height - d.title_h - d.char_h
+        top = d.title_h + (avail - 12 * big - d.char_h) // 2
+        self.caret_dx = (cw - d.char_w) // 2  # centre the caret under the letter
+        self.name = text(d, "", self.x0, top, d.FG, big, (0, 0))
+        self.cursor = text(d, "^", self.x0, top + 12 * big, d.ACCENT, None, (0, 0))
+        self.hint = text(d, fit("hold OK: save", d.cols), d.width // 2,
+                         d.height - d.char_h // 2, d.DIM, anchor=(0.5, 0.5))
         for part in (self.bar.group, self.name, self.cursor, self.hint):
             self.group.append(part)
         self._show()
@@ -171,7 +181,7 @@ class NameEditor(Screen):
         s = "".join(self.chars)
         self.name.text = s + " " * (NAME_LEN - len(s))
         self.name.anchored_position = (self.x0, self.name.anchored_position[1])
-        self.cursor.anchored_position = (self.x0 + self.pos * 6 * self.big,
+        self.cursor.anchored_position = (self.x0 + self.pos * 6 * self.big + self.caret_dx,
                                          self.cursor.anchored_position[1])
         self.changed()
 

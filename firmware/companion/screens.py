@@ -10,6 +10,7 @@ event.
 import displayio
 
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .core.text import fit
 from .ui import ListMenu, TextBlock, TitleBar, text
 
 
@@ -177,7 +178,7 @@ class NumberPicker(Screen):
         big = d.scale * 2
         mid = d.title_h + (d.height - d.title_h - d.char_h) // 2
         self.label = text(d, "", d.width // 2, mid, d.ACCENT, big, (0.5, 0.5))
-        self.hint = text(d, "OK set  Back cancel"[: d.cols], d.width // 2,
+        self.hint = text(d, fit("OK set  Back cancel", d.cols), d.width // 2,
                          d.height - d.char_h // 2 - 1, d.DIM, anchor=(0.5, 0.5))
         self.group.append(self.bar.group)
         self.group.append(self.label)

@@ -1,0 +1,129 @@
+"""Every screen of the app, on both reference displays, checked by the boxes of what is drawn:
+no text off-screen, no two texts on top of each other, nothing cut short ('~' is what
+core.text.fit leaves when it has to cut), and something visible on the screen."""
+
+import os
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.sim import Simulator  # noqa: E402
+from lunchbox.sim_inspect import layout_problems, walk  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
+            "pico2-ssd1306-5btn")
+AQUA = "next next ok "
+HAND = "ok next*6 ok next*7 ok next*8 ok "  # Shark 6/2/6, Shark 7/1/7 twice: the longest names
+SETTINGS = "next*5 ok "
+
+# (name, script that ends on the screen, the text that proves we are on it)
+SCREENS = (
+    ("first start toast", "", "No saved data -"),
+    ("menu", "wait:3000", "Lunchbox"),
+    ("menu scrolled", "prev", "Settings"),
+    ("space lunch", "ok", "Space Lunch"),
+    ("lets do lunch", "next ok", "Let's Do Lunch"),
+    ("space battle", "next*3 ok", "Space Battle"),
+    ("space days", "next*4 ok", "Space Days"),
+    ("aqua empty", AQUA, "Strength"),
+    ("aqua editing", AQUA + "ok next*6", "<>"),
+    ("aqua full hand", AQUA + HAND + "next", "none"),
+    ("aqua all cards ticked", AQUA + HAND + "next ok ok next ok next ok next ok back", "0 -1 -2 -4"),
+    ("aqua cards", AQUA + HAND + "next ok ok next ok", "Aqua -2"),
+    ("aqua clear row", AQUA + "next*4", "Clear"),
+    ("nothing to undo toast", AQUA + "long:back", "Nothing to undo"),
+    ("undone toast", AQUA + "ok next long:back", "Undone"),
+    ("settings", SETTINGS, "Brightness"),
+    ("brightness picker", SETTINGS + "ok", "< 50% >"),
+    ("brightness at max", SETTINGS + "ok next*6", "< 100%"),
+    ("leds picker", SETTINGS + "next ok", "Off"),
+    ("players", SETTINGS + "next next ok prev", "7 P7"),
+    ("name editor", SETTINGS + "next next ok ok", "hold OK: save"),
+    ("name editor last letter", SETTINGS + "next next ok ok ok*7 prev", "^"),
+    ("about", SETTINGS + "prev ok", "Firmware 0.1.0"),
+    ("resume prompt", AQUA + "ok next reset", "Resume game?"),
+)
+
+
+def check(sim, marker):
+    t = sim.texts()
+    assert marker in " ".join(t), t
+    assert sim.layout_problems() == []
+    cut = [s for s in t if "~" in s]
+    assert cut == [], "text cut short: {}".format(cut)
+    assert sim.pixels_lit() > 100
+    # every drawn tile grid (bars, boxes, the board) is on the screen too
+    w, h = sim.cfg["width"], sim.cfg["height"]
+    for kind, _t, (x0, y0, x1, y1) in walk(sim.display.root):
+        if kind == "tiles":
+            assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h, (x0, y0, x1, y1)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("name,script,marker", SCREENS, ids=[s[0] for s in SCREENS])
+def test_screen_layout(profile, name, script, marker, tmp_path):
+    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
+    sim.run_script(script)
+    check(sim, marker)
+
+
+@pytest.mark.parametrize("profile", PROFILES[:2])
+def test_crash_screen_layout(profile, tmp_path, monkeypatch):
+    import companion.aqua as aqua
+
+    def boom(self, button, kind):
+        raise ZeroDivisionError("a rather long message about what went wrong, " * 3)
+
+    monkeypatch.setattr(aqua.AquaScreen, "on_button", boom)
+    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
+    sim.run_script(AQUA + "ok wait:500 shot:{}".format(tmp_path / "c.png"))
+    shot = sim.captures[0]
+    assert shot["texts"][0] == "Oops - restarting"
+    assert shot["problems"] == []
+    # a long message is cut to the lines there are, visibly
+    assert shot["texts"][-1].endswith("~")
+
+
+@pytest.mark.parametrize("profile", PROFILES[:2])
+def test_grid_and_board_views(profile):
+    """The widgets the game screens to come will use: a 3x3 grid and a 7x7 board."""
+    import displayio
+
+    from companion.ui import BoardView, GridView, TitleBar
+
+    sim = Simulator(profile, mode="headless")
+    d = sim.display
+    for make in ("grid", "board"):
+        while len(d.root):
+            d.root.pop()
+        g = displayio.Group()
+        g.append(TitleBar(d, "Widget test", "P1").group)
+        if make == "grid":
+            view = GridView(d, 3, 3)
+            for r in range(3):
+                for c in range(3):
+                    view.set(r, c, "F{}".format(r * 3 + c + 10))
+            view.move_cursor(1, 2)
+        else:
+            view = BoardView(d, 7, 7)
+            view.set(0, 0, BoardView.A)
+            view.set(6, 6, BoardView.B)
+            view.set_highlight(3)  # the River
+            view.set_cursor(2, 3)
+            view.set_cursor(4, 4)
+            assert view.cell >= 6
+        g.append(view.group)
+        d.root.append(g)
+        d.refresh()
+        assert layout_problems(d.root, d.width, d.height) == []
+        for _kind, _t, (x0, y0, x1, y1) in walk(d.root):
+            assert x0 >= 0 and y0 >= 0 and x1 <= d.width and y1 <= d.height
+        assert sim.pixels_lit() > 100
+        if make == "grid":
+            assert "F15" in sim.texts() and view.at == (1, 2)
+        else:
+            # the pieces are drawn in the players' palette entries, the cursor in its own
+            assert view.bitmap[view.cell * 4 + 1, view.cell * 4] == 4  # cursor edge
+            assert view.bitmap[view.cell // 2, view.cell // 2] == BoardView.A
