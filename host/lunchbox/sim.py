@@ -338,8 +338,7 @@ class Simulator:
 SHOTS = (
     ("menu", "wait:3000"),  # after the first-boot message has gone
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
-    ("aqua-brunch", "next next ok "
-     "ok next*5 ok next*8 ok next*4 ok next next next ok"),
+    ("aqua-brunch", "next next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
 )
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
 
