@@ -205,8 +205,7 @@ def space_needed(p, block):
     new = sum(_round(len(d), block) for _, d, _ in p.writes)
     freed = sum(_round(p.old_sizes.get(rel, 0), block) for rel, _, _ in p.writes)
     freed += sum(_round(p.old_sizes.get(rel, 0), block) for rel in p.removes)
-    # the manifest is rewritten in place; leave room for it to grow
-    return new - freed + 2 * block
+    return new - freed
 
 
 def free_space(drive):
@@ -268,25 +267,28 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
     old = dict((manifest or {}).get("files", {}))
     if p.changes == 0 and manifest and manifest.get("complete"):
         return p
+    final = {rel: {"sha256": sha256(files[rel]), "size": len(files[rel])} for rel in files}
+    # Everything this sync may leave half-done. Earlier pending entries need no carrying
+    # over: each is shipped (compared by content), being removed now, or gone from the drive.
+    journal = {rel: final[rel]["sha256"] for rel, _, _ in p.writes}
+    journal.update({rel: old[rel].get("sha256") for rel in p.removes})
+    journal_bytes = (json.dumps({"format": FORMAT, "pending": journal}, separators=(",", ":"),
+                                sort_keys=True) + "\n").encode()
+    manifest_bytes = _manifest_bytes(final, True, meta)
     free, block = free_space(drive)
-    need = space_needed(p, block)
+    # the new manifest and the journal exist beside the old manifest for a moment
+    need = space_needed(p, block) + _round(len(manifest_bytes), block) + _round(
+        len(journal_bytes), block)
     if need > free:
         raise LunchboxError(
             "not enough space on {}: the sync needs {} KiB more and {} KiB is free".format(
                 drive, (need + 1023) // 1024, free // 1024),
             hint="delete files you do not need from the drive (old lib/ folders, logs); "
                  "nothing was written")
-    final = {rel: {"sha256": sha256(files[rel]), "size": len(files[rel])} for rel in files}
-    # Everything this sync may leave half-done. Earlier pending entries need no carrying
-    # over: each is shipped (compared by content), being removed now, or gone from the drive.
-    journal = {rel: final[rel]["sha256"] for rel, _, _ in p.writes}
-    journal.update({rel: old[rel].get("sha256") for rel in p.removes})
     mpath = os.path.join(drive, MANIFEST)
     jpath = os.path.join(drive, PENDING)
     if journal:
-        _write_atomic(jpath, (json.dumps({"format": FORMAT, "pending": journal},
-                                         separators=(",", ":"), sort_keys=True) + "\n").encode(),
-                      opener)
+        _write_atomic(jpath, journal_bytes, opener)
     total = p.bytes_to_write()
     done = 0
     for rel in p.removes:
@@ -308,7 +310,7 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
         done += len(data)
         if progress:
             progress(done, total, rel)
-    _write_atomic(mpath, _manifest_bytes(final, True, meta), opener)
+    _write_atomic(mpath, manifest_bytes, opener)
     try:
         os.remove(jpath)
     except FileNotFoundError:
