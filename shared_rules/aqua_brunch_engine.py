@@ -1,0 +1,391 @@
+"""Aqua Brunch game engine: 3-7 players, 6 rounds (rulebook + docs/rules-decisions.md).
+
+OpenSpiel-like: ``legal_actions()``, ``apply(action)`` (ValueError on an illegal action, state
+unchanged), ``undo()``, ``is_over()``, ``scores()``, ``winners()``, ``to_bytes()`` /
+``AquaBrunch.from_bytes()``. Actions are small tuples:
+
+- chance (``current_player() == CHANCE``): ``("card", name)`` deals the next predator card
+  (round-robin from seat 0, the third card of each player face down); ``("aqua", value)`` is
+  the aqua card the asked player draws. ``chance_outcomes()`` gives the weights, and
+  ``sample_chance(rng)`` picks one, so the device can deal or the table can type real cards in.
+- seat ``current_player()`` passing: ``("pass", name)``, one card to the player on the left.
+- the table (``current_player() == TABLE``) after each pass: ``("lunch", seat)`` or
+  ``("again",)`` (nobody calls Lunch, pass again).
+- after a Lunch, each other seat from the caller's left in turn: ``("aqua",)`` (draw an aqua card
+  and play on) or ``("stop",)``. The first "Aqua!" ends the asking.
+- phase 2, seats in order: ``("food", value)``; phase 3, a taker facing equal-valued cards of
+  several colours: ``("take", colour)`` (colour = the seat that owned the food cards).
+"""
+
+from shared_rules._compat import const
+from shared_rules.aqua_brunch import (
+    AQUA_VALUES,
+    CARDS,
+    DECK_COUNTS,
+    FOOD_VALUES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    card_index,
+    strength,
+    take_order,
+)
+
+VERSION = const(1)
+ROUNDS = const(6)
+CHANCE = const(-1)
+TABLE = const(-2)
+TERMINAL = const(-4)
+
+# Phases (stored in to_bytes).
+DEAL = const(0)
+PASS = const(1)
+LUNCH = const(2)
+ASK = const(3)
+DRAW = const(4)
+FOOD = const(5)
+TAKE = const(6)
+OVER = const(7)
+_NPHASES = const(8)
+_NONE = const(255)
+_ALL_AQUA = const(15)
+_ALL_FOOD = const(127)
+_KINDS = const(8)
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
+
+
+class AquaBrunch:
+    """The whole table's state; the device sees every card the players enter."""
+
+    def __init__(self, players=3, max_undo=64):
+        if type(players) is not int or players < MIN_PLAYERS or players > MAX_PLAYERS:
+            raise ValueError("Aqua Brunch is for 3 to 7 players, got {!r}".format(players))
+        if type(max_undo) is not int or max_undo < 0:
+            raise ValueError("max_undo must be an int >= 0, got {!r}".format(max_undo))
+        self.n = players
+        self.max_undo = max_undo
+        self._undo = []
+        self.round = 0  # 0..5
+        self.phase = DEAL
+        self.deck = list(DECK_COUNTS)
+        self.discard = [0] * _KINDS
+        self.hands = [[] for _ in range(players)]  # sorted kind indices
+        self.passing = [_NONE] * players  # kind passed this pass, not yet received
+        self.dealt = 0  # cards dealt this round
+        self.lunch = _NONE  # the seat whose Lunch call is current
+        self.ask = _NONE  # ASK: the seat asked; DRAW: the seat drawing
+        self.aqua_left = _ALL_AQUA  # bit i: AQUA_VALUES[i] still in the stack
+        self.aqua = [0] * players  # bit masks of aqua cards drawn this round
+        self.food = [_ALL_FOOD] * players  # bit i: FOOD_VALUES[i] of own colour in hand
+        self.played = [_NONE] * players  # food index placed this round
+        self.taken = [[] for _ in range(players)]  # colour * 7 + food index, collected
+        self.take_pos = 0
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    def current_player(self):
+        p = self.phase
+        if p == DEAL or p == DRAW:
+            return CHANCE
+        if p == LUNCH:
+            return TABLE
+        if p == PASS:
+            return self.passing.index(_NONE)
+        if p == ASK:
+            return self.ask
+        if p == FOOD:
+            return self.played.index(_NONE)
+        if p == TAKE:
+            return self._order()[self.take_pos]
+        return TERMINAL
+
+    def is_over(self):
+        return self.phase == OVER
+
+    def is_chance(self):
+        return self.phase == DEAL or self.phase == DRAW
+
+    def hand(self, seat):
+        return [CARDS[k] for k in self.hands[seat]]
+
+    def aqua_cards(self, seat):
+        return [AQUA_VALUES[i] for i in range(4) if self.aqua[seat] >> i & 1]
+
+    def food_hand(self, seat):
+        return [FOOD_VALUES[i] for i in range(7) if self.food[seat] >> i & 1]
+
+    def strengths(self):
+        """Each seat's strength with its aqua cards (meaningful from phase 2 on)."""
+        return [strength(self.hand(s), self.aqua_cards(s)) for s in range(self.n)]
+
+    def collected(self, seat):
+        """``(colour, value)`` of the food cards the seat has won."""
+        return [(t // 7, FOOD_VALUES[t % 7]) for t in self.taken[seat]]
+
+    def scores(self):
+        return [sum(FOOD_VALUES[t % 7] for t in self.taken[s]) for s in range(self.n)]
+
+    def own_colour(self, seat):
+        return sum(1 for t in self.taken[seat] if t // 7 == seat)
+
+    def winners(self):
+        """Seats with the most points, then the most cards of their own colour (a shared
+        victory if still tied). Only meaningful once ``is_over()``."""
+        sc = self.scores()
+        top = max(sc)
+        best = [s for s in range(self.n) if sc[s] == top]
+        own = max(self.own_colour(s) for s in best)
+        return [s for s in best if self.own_colour(s) == own]
+
+    def _order(self):
+        foods = [FOOD_VALUES[self.played[s]] for s in range(self.n)]
+        return take_order(self.strengths(), foods, self.lunch)
+
+    def _table(self):
+        """The food cards still on the table in TAKE, as colour * 7 + index."""
+        order = self._order()
+        done = [self.taken[order[i]][-1] for i in range(self.take_pos)]
+        return [s * 7 + self.played[s] for s in range(self.n) if s * 7 + self.played[s] not in done]
+
+    def chance_outcomes(self):
+        """``[(action, weight)]``: the card or aqua value drawn, weighted by copies left."""
+        if self.phase == DEAL:
+            return [(("card", CARDS[k]), self.deck[k]) for k in range(_KINDS) if self.deck[k]]
+        if self.phase == DRAW:
+            return [(("aqua", AQUA_VALUES[i]), 1) for i in range(4) if self.aqua_left >> i & 1]
+        return []
+
+    def sample_chance(self, rng):
+        """A chance action drawn with the project's PRNG (``_compat.Rng``)."""
+        outs = self.chance_outcomes()
+        if not outs:
+            raise ValueError("no chance event is pending")
+        r = rng.randbelow(sum(w for _, w in outs))
+        for a, w in outs:
+            if r < w:
+                return a
+            r -= w
+
+    def legal_actions(self):
+        p = self.phase
+        if p == DEAL or p == DRAW:
+            return [a for a, _ in self.chance_outcomes()]
+        if p == PASS:
+            seat = self.passing.index(_NONE)
+            out = []
+            for k in self.hands[seat]:
+                a = ("pass", CARDS[k])
+                if a not in out:
+                    out.append(a)
+            return out
+        if p == LUNCH:
+            return [("lunch", s) for s in range(self.n)] + [("again",)]
+        if p == ASK:
+            return [("aqua",), ("stop",)]
+        if p == FOOD:
+            return [("food", v) for v in self.food_hand(self.played.index(_NONE))]
+        if p == TAKE:
+            return [("take", c) for c in self._choices()]
+        return []
+
+    def _choices(self):
+        table = self._table()
+        top = max(t % 7 for t in table)
+        return [t // 7 for t in table if t % 7 == top]
+
+    # ---- moves -----------------------------------------------------------------------------
+
+    def apply(self, action):
+        if isinstance(action, list):
+            action = tuple(action)
+        # Exact types only: True or 2.0 would otherwise compare equal to a legal 1 or 2.
+        if not isinstance(action, tuple) or any(type(x) is not int and type(x) is not str
+                                                for x in action):
+            raise ValueError("illegal action {!r}".format(action))
+        if action not in self.legal_actions():
+            raise ValueError("illegal action {!r} in this state".format(action))
+        if self.max_undo:
+            self._undo.append(self.to_bytes())  # portable: ok (our method)
+            if len(self._undo) > self.max_undo:
+                self._undo.pop(0)
+        kind = action[0]
+        if kind == "card":
+            self._deal(card_index(action[1]))
+        elif kind == "pass":
+            self._pass(card_index(action[1]))
+        elif kind == "again":
+            self.phase = PASS
+        elif kind == "lunch":
+            self.lunch = action[1]
+            if self.aqua_left:
+                self.phase = ASK
+                self.ask = (self.lunch + 1) % self.n
+            else:  # no aqua card left when Lunch is called: phase 1 ends
+                self.phase = FOOD
+        elif kind == "stop":
+            self.ask = (self.ask + 1) % self.n
+            if self.ask == self.lunch:  # nobody said Aqua
+                self.ask = _NONE
+                self.phase = FOOD
+        elif kind == "aqua" and len(action) == 1:
+            self.phase = DRAW
+        elif kind == "aqua":
+            bit = 1 << AQUA_VALUES.index(action[1])
+            self.aqua_left &= ~bit
+            self.aqua[self.ask] |= bit
+            self.ask = _NONE
+            self.phase = PASS
+        elif kind == "food":
+            seat = self.played.index(_NONE)
+            i = FOOD_VALUES.index(action[1])
+            self.food[seat] &= ~(1 << i)
+            self.played[seat] = i
+            if _NONE not in self.played:
+                self.phase = TAKE
+                self.take_pos = 0
+                self._settle()
+        else:  # take
+            self._take(action[1])
+            self._settle()
+
+    def _deal(self, k):
+        self.deck[k] -= 1
+        seat = self.dealt % self.n
+        self.hands[seat].append(k)
+        self.hands[seat].sort()
+        self.dealt += 1
+        self._refill()
+        if self.dealt == 3 * self.n:
+            self.phase = PASS
+
+    def _refill(self):
+        # The deck ran out: the discard pile is shuffled into a new deck (the shuffle itself
+        # is the uniform draw of each later chance action).
+        if sum(self.deck) == 0:
+            self.deck = self.discard
+            self.discard = [0] * _KINDS
+
+    def _pass(self, k):
+        seat = self.passing.index(_NONE)
+        self.hands[seat].remove(k)
+        self.passing[seat] = k
+        if _NONE in self.passing:
+            return
+        for s in range(self.n):
+            left = (s + 1) % self.n
+            self.hands[left].append(self.passing[s])
+            self.hands[left].sort()
+        self.passing = [_NONE] * self.n
+        self.phase = LUNCH
+
+    def _take(self, colour):
+        seat = self._order()[self.take_pos]
+        table = self._table()
+        top = max(t % 7 for t in table)
+        self.taken[seat].append(colour * 7 + top)
+        self.take_pos += 1
+
+    def _settle(self):
+        """Take automatically while there is no real choice; end the round after the last."""
+        while self.take_pos < self.n:
+            ch = self._choices()
+            if len(ch) > 1:
+                return
+            self._take(ch[0])
+        # Round end: predators to the discard pile, aqua cards reshuffled into the stack.
+        for s in range(self.n):
+            for k in self.hands[s]:
+                self.discard[k] += 1
+            self.hands[s] = []
+        self.played = [_NONE] * self.n
+        self.aqua = [0] * self.n
+        self.aqua_left = _ALL_AQUA
+        self.lunch = _NONE
+        self.take_pos = 0
+        self.dealt = 0
+        self.round += 1
+        if self.round == ROUNDS:
+            self.round = ROUNDS - 1
+            self.phase = OVER
+            self.food = [0] * self.n  # each player's unused food card is discarded
+        else:
+            self.phase = DEAL
+            self._refill()
+
+    def undo(self):
+        """Take back the last action (up to ``max_undo`` of them; not kept by to_bytes)."""
+        if not self._undo:
+            raise ValueError("nothing to undo")
+        self._load(self._undo.pop())
+
+    def can_undo(self):
+        return len(self._undo) > 0
+
+    # ---- persistence -----------------------------------------------------------------------
+
+    def to_bytes(self):
+        n = self.n
+        b = [VERSION, n, self.round, self.phase, self.dealt, self.lunch, self.ask,
+             self.aqua_left, self.take_pos] + self.deck + self.discard
+        pad = [_NONE] * ROUNDS
+        for s in range(n):
+            h = self.hands[s]
+            t = self.taken[s]
+            b += h
+            b += pad[:3 - len(h)]
+            b += [self.passing[s], self.aqua[s], self.food[s], self.played[s], len(t)]
+            b += t
+            b += pad[:ROUNDS - len(t)]
+        return bytes(b)
+
+    @classmethod
+    def from_bytes(cls, data, max_undo=64):
+        """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
+        if not isinstance(data, (bytes, bytearray)) or len(data) < 2:
+            raise ValueError("not an Aqua Brunch state")
+        if data[0] != VERSION:
+            raise ValueError("unknown Aqua Brunch state version {}".format(data[0]))
+        n = data[1]
+        if n < MIN_PLAYERS or n > MAX_PLAYERS:
+            raise ValueError("bad player count {} in Aqua Brunch state".format(n))
+        if len(data) != 25 + 14 * n:
+            raise ValueError("Aqua Brunch state has {} bytes, expected {}".format(
+                len(data), 25 + 14 * n))
+        g = cls(n, max_undo)
+        g._load(data)
+        # Padding or ordering that to_bytes never writes.
+        if g.to_bytes() != bytes(data):  # portable: ok (our method)
+            raise ValueError("Aqua Brunch state is not in canonical form")
+        return g
+
+    def _load(self, data):
+        n = self.n
+        self.round, self.phase, self.dealt, self.lunch, self.ask = data[2:7]
+        self.aqua_left, self.take_pos = data[7], data[8]
+        self.deck = list(data[9:17])
+        self.discard = list(data[17:25])
+        pos = 25
+        for s in range(n):
+            r = data[pos:pos + 14]
+            self.hands[s] = [k for k in r[0:3] if k != _NONE]
+            self.passing[s], self.aqua[s], self.food[s], self.played[s] = r[3], r[4], r[5], r[6]
+            nt = r[7]
+            if nt > ROUNDS or any(t == _NONE for t in r[8:8 + nt]):
+                raise ValueError("bad collected cards for seat {}".format(s))
+            self.taken[s] = list(r[8:8 + nt])
+            if any(t != _NONE for t in r[8 + nt:14]):
+                raise ValueError("bad padding for seat {}".format(s))
+            pos += 14
+        self.check()
+
+    def check(self):
+        """Raise ValueError unless the state is consistent (used by from_bytes and tests)."""
+        from shared_rules.aqua_brunch_check import check_state
+
+        check_state(self)
