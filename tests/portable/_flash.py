@@ -24,9 +24,7 @@ class FlashNVM:
         if data is not None:
             self.mem = bytearray(data)
         else:
-            self.mem = bytearray(size)
-            for i in range(size):
-                self.mem[i] = 0xFF
+            self.mem = bytearray(b"\xff" * size)
         self.erases = 0
         self.programmed = 0  # bytes programmed (the whole sector for an erase-and-write)
         self.writes = 0  # slice assignments
@@ -82,8 +80,7 @@ class FlashNVM:
                 mem[i] |= rng.next32() & rng.next32() & 0xFF
             self.dead = True
             raise PowerCut("power cut during erase")
-        for i in range(n):
-            mem[i] = 0xFF
+        mem[0:n] = b"\xff" * n
         self._program(0, buf)
 
     def _program(self, start, data):

@@ -7,7 +7,9 @@ A record is ``magic kind length seq payload crc``::
     2  length  2 bytes  payload length, big-endian
     4  seq     4 bytes  sequence number, big-endian
     8  payload length bytes
-    .  crc32   4 bytes  CRC-32 of everything before it, big-endian
+    .  crc     4 bytes  CRC-32 of everything before it, big-endian, with the top bit of the
+                     last byte cleared: a record never ends in 0xFF, so a last byte still
+                     erased always means "not finished"
 
 ``step`` tells where the record at a position ends using only the bytes inside that record, so
 a torn record (a power cut while it was programmed) is skipped the same way on every later
@@ -39,7 +41,7 @@ def encode(kind, seq, body):
     rec[2:4] = n.to_bytes(2, "big")
     rec[4:8] = seq.to_bytes(4, "big")
     rec[8:8 + n] = body
-    rec[8 + n:] = crc32(rec, 0, 8 + n).to_bytes(4, "big")
+    rec[8 + n:] = (crc32(rec, 0, 8 + n) & 0xFFFFFF7F).to_bytes(4, "big")
     return rec
 
 
@@ -64,8 +66,13 @@ def check(data, pos, end):
         return BAD, nxt
     if (data[pos + 2] << 8) | data[pos + 3] != nxt - pos - OVERHEAD:
         return BAD, nxt  # an insane length (step fell back to the smallest size)
-    want = int.from_bytes(data[nxt - 4:nxt], "big")
-    if crc32(data, pos, nxt - 4) != want:
+    c = crc32(data, pos, nxt - 4)
+    if c >> 8 != int.from_bytes(data[nxt - 4:nxt - 1], "big"):
+        return BAD, nxt
+    # The last byte may be missing bits (power cut while programming exactly that byte):
+    # the 24 bits before it already vouch for the record, so that counts as written.
+    want = c & 0x7F
+    if data[nxt - 1] & want != want:
         return BAD, nxt
     return GOOD, nxt
 
@@ -79,9 +86,35 @@ def seq_of(data, pos):
 
 
 def torn(data, pos, nxt, end):
-    """A BAD record that looks like an interrupted append: it starts with the magic byte, fits,
-    and its last byte is still erased (programming runs from the first byte to the last)."""
-    return data[pos] == MAGIC and nxt <= end and data[nxt - 1] == ERASED
+    """A BAD record that looks like an interrupted append: it starts with the magic byte (or
+    some of its bits), fits, and its last byte is still erased (programming runs from the first
+    byte to the last; a finished record never ends in 0xFF)."""
+    return data[pos] & MAGIC == MAGIC and nxt <= end and data[nxt - 1] == ERASED
+
+
+def hides(data, pos, nxt):
+    """True when a good record starts inside ``data[pos + 1:nxt]``: a damaged length field made
+    one record swallow the next ones, so it is not an unfinished append."""
+    for i in range(pos + 1, nxt - OVERHEAD + 1):
+        if data[i] == MAGIC and check(data, i, nxt)[0] == GOOD:
+            return True
+    return False
+
+
+def resized(data, pos, nxt):
+    """True when the programmed part of a torn-looking record is a whole record after all, whose
+    length field was damaged to point into erased space: damage, not an unfinished append."""
+    last = nxt - 1
+    while last > pos and data[last] == ERASED:
+        last -= 1
+    n = last + 1 - pos - OVERHEAD
+    if n < 0:
+        return False
+    rec = bytearray(data[pos:last + 1])
+    rec[2:4] = n.to_bytes(2, "big")
+    c = crc32(rec, 0, 8 + n)
+    want = c & 0x7F
+    return c >> 8 == int.from_bytes(rec[8 + n:11 + n], "big") and rec[11 + n] & want == want
 
 
 _FF = b"\xff" * 32

@@ -26,6 +26,7 @@ K_NOGAME = const(0x03)  # the game was cleared
 K_SETTINGS = const(0x04)
 K_RING = const(0x05)  # a finished-game / crash record for the host
 K_ACK = const(0x06)  # the host has pulled the ring up to a sequence number
+K_SEEN = const(0x07)  # the notice in the base record has been on screen (a save followed)
 
 # Ring record kinds the app uses (any 1..255 is accepted)
 KIND_FINISHED = const(1)
@@ -34,8 +35,8 @@ KIND_CRASH = const(2)
 MAX_PAYLOAD = const(1024)  # largest payload of any save, on a 4 KB nvm (see max_payload)
 MAX_ID_LEN = const(32)  # bytes of a game id (UTF-8)
 MIN_SIZE = const(256)  # smaller nvm: memory-only, nothing kept
-BASE_BODY = const(14)
-BASE_SIZE = const(26)  # OVERHEAD + BASE_BODY
+BASE_BODY = const(15)
+BASE_SIZE = const(27)  # OVERHEAD + BASE_BODY
 SEQ_LIMIT = 0xFFFF0000  # sequence numbers are renumbered from 1 before they could wrap
 
 MSG_BLANK = "No saved data - starting fresh"
@@ -48,6 +49,27 @@ MSG_CUT_SETTINGS = "Power cut while saving - settings reset"
 MSG_CUT_RECORDS = "Power cut while saving - some game records lost"
 MSG_NO_NVM = "No memory for saves - nothing will be kept"
 MSG_ERROR = "Saved data unreadable - starting fresh"
+
+# A notice (what was lost) is kept in the base record of the image written after damage, and
+# shown at every mount until the next save: a power cut right after the repair cannot hide it.
+_NOTICES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT_RECORDS, MSG_CUT, MSG_CORRUPT,
+            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK)
+_FRESH = (MSG_CUT, MSG_CORRUPT, MSG_FOREIGN, MSG_VERSION, MSG_ERROR)
+_LOSSES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT, MSG_CUT_RECORDS, MSG_CUT_GAME,
+           MSG_CUT_SETTINGS, MSG_CUT)  # by mask: 1 game, 2 settings, 4 records
+
+
+def _combine(old, new):
+    """One message for two losses (an earlier notice not yet seen, and a new one)."""
+    if new is None:
+        return old
+    if old is None or old == MSG_BLANK:
+        return new
+    if new == MSG_BLANK or old in _FRESH:
+        return old
+    if new in _FRESH:
+        return new
+    return _LOSSES[_LOSSES.index(old) | _LOSSES.index(new)]
 
 
 class _Corrupt(Exception):
@@ -194,14 +216,15 @@ class Store:
         self._ack = 0
         self._compactions = 0
         self._dirty = False  # the next write must compact (the log is not appendable)
+        self._notice = 0  # index in _NOTICES of the notice in the base record, until a save
 
     def _snapshot(self):
         return (self._game, self._settings, list(self._ring), self._ack, self._pos, self._seq,
-                self._compactions, self._dirty)
+                self._compactions, self._dirty, self._notice)
 
     def _restore(self, s):
         (self._game, self._settings, self._ring, self._ack, self._pos, self._seq,
-         self._compactions, self._dirty) = s
+         self._compactions, self._dirty, self._notice) = s
 
     # ---- writing -------------------------------------------------------------------------
 
@@ -214,18 +237,23 @@ class Store:
                 self._seq = seq + 1
                 return
             rec = nvmlog.encode(kind, seq, body)
+            nxt = seq + 1
+            if self._notice:  # the first save after a notice also records that it was seen
+                rec = rec + nvmlog.encode(K_SEEN, nxt, b"")
+                nxt += 1
             pos = self._pos
-            if not self._dirty and pos + len(rec) <= self._end and seq < SEQ_LIMIT:
+            if not self._dirty and pos + len(rec) <= self._end and nxt < SEQ_LIMIT:
                 self._nvm[pos:pos + len(rec)] = rec
                 self._pos = pos + len(rec)
-                self._seq = seq + 1
+                self._seq = nxt
             else:
                 self._compact(seq + 1)
+            self._notice = 0
         except BaseException:
             self._restore(saved)
             raise
 
-    def _compact(self, base_seq, count=True):
+    def _compact(self, base_seq, count=True, notice=0):
         """Rewrite the sector as one image: base record, game, settings, then the ring records
         not yet acknowledged, newest first, the oldest dropped to keep half the sector free."""
         end = self._end
@@ -268,6 +296,7 @@ class Store:
         body[4:8] = compactions.to_bytes(4, "big")
         body[8:12] = self._ack.to_bytes(4, "big")
         body[12:14] = pos.to_bytes(2, "big")
+        body[14] = notice
         img[0:BASE_SIZE] = nvmlog.encode(K_BASE, base_seq, body)
         _fill_erased(img, pos, end)
         self._nvm[0:end] = img  # one slice assignment: erase + program on a used sector
@@ -276,6 +305,7 @@ class Store:
         self._seq = base_seq + 1
         self._compactions = compactions
         self._dirty = False
+        self._notice = notice
 
     def _renumber(self):
         """Give every live record a new sequence number from 1 (never happens in a flash's
@@ -316,13 +346,14 @@ class Store:
             msg = exc.args[0]
             self._clear_state()
         data = None
+        self.status = _combine(_NOTICES[self._notice], msg)
         if msg is None:
-            return
-        self.status = msg
-        # Write a clean image now, so the message shows once and appends never follow damage.
+            return  # all well (perhaps with a notice not yet seen)
+        msg = self.status
+        # Write a clean image now, so appends never follow damage; it keeps the notice.
         self._dirty = True
         try:
-            self._compact(self._seq, count=msg != MSG_BLANK)
+            self._compact(self._seq, msg != MSG_BLANK, _NOTICES.index(msg))
         except Exception as exc:  # noqa: BLE001 - e.g. a read-only file in the simulator
             self.error = exc
             self._dirty = True
@@ -334,7 +365,7 @@ class Store:
             return MSG_BLANK
         verdict, pos = nvmlog.check(data, 0, end)
         if verdict != GOOD or data[1] != K_BASE or pos != BASE_SIZE:
-            if data[0] == MAGIC and nvmlog.erased(data, BASE_SIZE - 1, end):
+            if data[0] & MAGIC == MAGIC and nvmlog.erased(data, BASE_SIZE - 1, end):
                 raise _Corrupt(MSG_CUT)  # the compaction was cut before its base was written
             if data[0] == MAGIC and data[1] == K_BASE:
                 raise _Corrupt(MSG_CORRUPT)
@@ -346,9 +377,12 @@ class Store:
         compactions = int.from_bytes(data[12:16], "big")
         ack = int.from_bytes(data[16:20], "big")
         image_len = (data[20] << 8) | data[21]
+        notice = data[22]
         base_seq = nvmlog.seq_of(data, 0)
-        if flags > 3 or image_len < BASE_SIZE or image_len > end or ack >= base_seq:
+        if flags > 3 or image_len < BASE_SIZE or image_len > end or ack >= base_seq \
+                or notice >= len(_NOTICES):
             raise _Corrupt(MSG_CORRUPT)
+        self._notice = notice
         self._compactions = compactions
         self._ack = ack
         self._seq = base_seq + 1
@@ -402,8 +436,9 @@ class Store:
                     raise _Corrupt(MSG_CORRUPT)
                 self._apply(data, pos, nxt)
                 expect += 1
-            elif not nvmlog.torn(data, pos, nxt, end):
-                raise _Corrupt(MSG_CORRUPT)
+            elif not nvmlog.torn(data, pos, nxt, end) or nvmlog.hides(data, pos, nxt) \
+                    or nvmlog.resized(data, pos, nxt):
+                raise _Corrupt(MSG_CORRUPT)  # damage, not an unfinished append
             pos = nxt
         self._pos = pos
         self._seq = expect
@@ -433,6 +468,8 @@ class Store:
             self._settings = (seq, body)
         elif kind == K_RING and body and body[0]:
             self._ring.append((seq, body[0], body[1:]))
+        elif kind == K_SEEN and not body:
+            self._notice = 0
         elif kind == K_ACK and len(body) == 4:
             n = int.from_bytes(body, "big")
             if n >= seq:
