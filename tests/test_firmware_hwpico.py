@@ -1,0 +1,203 @@
+"""The device-only files (boot.py, code.py, companion/hwpico.py) against stand-ins of the
+CircuitPython modules they use: the right pins reach the right drivers for both displays, the
+keypad's key numbers map to the profile's roles, and the data channel is enabled."""
+
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+from test_firmware_core import DISPLAY_PACK, SSD1306  # noqa: E402 - the rendered profiles
+
+ROOT = Path(__file__).resolve().parent.parent
+calls = {}
+
+
+class Pin:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+class FakeDriver:
+    """What adafruit_st7789.ST7789 / adafruit_displayio_ssd1306.SSD1306 look like to the app."""
+
+    def __init__(self, bus, **kw):
+        self.bus = bus
+        self.kw = kw
+        self.auto_refresh = True
+        self.root_group = None
+        self.brightness = 1.0
+        self.refreshes = 0
+        calls["driver"] = self
+
+    def refresh(self):
+        self.refreshes += 1
+
+
+class FakeEvent:
+    def __init__(self):
+        self.key_number = 0
+        self.pressed = False
+
+
+class FakeKeys:
+    def __init__(self, pins, value_when_pressed, pull):
+        calls["keys"] = (pins, value_when_pressed, pull)
+        self.pending = []
+        outer = self
+
+        class Events:
+            def get_into(self, event):
+                if not outer.pending:
+                    return False
+                event.key_number, event.pressed = outer.pending.pop(0)
+                return True
+
+        self.events = Events()
+        calls["keys_obj"] = self
+
+
+def fake_modules(monkeypatch, settings_text):
+    from companion.core.settings import parse_toml
+
+    values = parse_toml(settings_text)
+    monkeypatch.setattr(os, "getenv", lambda k, d=None: values.get(k, d))
+    board = types.ModuleType("board")
+    for i in range(29):
+        setattr(board, "GP{}".format(i), Pin("GP{}".format(i)))
+    keypad = types.ModuleType("keypad")
+    keypad.Keys = FakeKeys
+    keypad.Event = FakeEvent
+    micro = types.ModuleType("microcontroller")
+    micro.nvm = bytearray(b"\xff" * 4096)
+
+    class WD:
+        timeout = None
+        mode = None
+        fed = 0
+
+        def feed(self):
+            self.fed += 1
+
+    micro.watchdog = WD()
+    supervisor = types.ModuleType("supervisor")
+    supervisor.ticks_ms = lambda: 1234
+    busio = types.ModuleType("busio")
+    busio.SPI = lambda sck, MOSI: ("SPI", sck, MOSI)
+    busio.I2C = lambda scl, sda, frequency: ("I2C", scl, sda, frequency)
+    fourwire = types.ModuleType("fourwire")
+    fourwire.FourWire = lambda spi, command, chip_select: ("FourWire", spi, command, chip_select)
+    i2cbus = types.ModuleType("i2cdisplaybus")
+    i2cbus.I2CDisplayBus = lambda i2c, device_address: ("I2C bus", i2c, device_address)
+    st = types.ModuleType("adafruit_st7789")
+    st.ST7789 = FakeDriver
+    ssd = types.ModuleType("adafruit_displayio_ssd1306")
+    ssd.SSD1306 = FakeDriver
+    neo = types.ModuleType("neopixel")
+    neo.NeoPixel = lambda pin, n, brightness, auto_write: calls.setdefault(
+        "neopixel", ("NeoPixel", pin, n, auto_write))
+    dio = types.ModuleType("digitalio")
+
+    class DigitalInOut:
+        def __init__(self, pin):
+            self.pin = pin
+
+        def switch_to_output(self, value):
+            calls.setdefault("leds_off", []).append((self.pin.name, value))
+
+    dio.DigitalInOut = DigitalInOut
+    usb = types.ModuleType("usb_cdc")
+    usb.data = "the data port"
+    usb.enable = lambda **kw: calls.setdefault("usb", kw)
+    wdmod = types.ModuleType("watchdog")
+    wdmod.WatchDogMode = types.SimpleNamespace(RESET="RESET")
+    for name, mod in (("board", board), ("keypad", keypad), ("microcontroller", micro),
+                      ("supervisor", supervisor), ("busio", busio), ("fourwire", fourwire),
+                      ("i2cdisplaybus", i2cbus), ("adafruit_st7789", st),
+                      ("adafruit_displayio_ssd1306", ssd), ("neopixel", neo),
+                      ("digitalio", dio), ("usb_cdc", usb), ("watchdog", wdmod)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.delitem(sys.modules, "companion.hwpico", raising=False)
+    calls.clear()
+    return micro
+
+
+def test_display_pack_build(monkeypatch):
+    micro = fake_modules(monkeypatch, DISPLAY_PACK)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    d = calls["driver"]
+    # SPI(sck=GP18, MOSI=GP19), FourWire(command=dc GP16, chip_select=cs GP17)
+    assert repr(d.bus) == repr(("FourWire", ("SPI", Pin("GP18"), Pin("GP19")), Pin("GP16"),
+                                Pin("GP17")))
+    assert (d.kw["rowstart"], d.kw["colstart"]) == (40, 53)  # the Display Pack's window
+    assert d.kw["width"] == 240 and d.kw["height"] == 135 and d.kw["rotation"] == 270
+    assert d.kw["backlight_pin"].name == "GP20"
+    assert d.auto_refresh is False and d.root_group is hw.display.root
+    assert type(hw.display).__name__ == "ColorDisplay"
+    pins, pressed_value, pull = calls["keys"]
+    assert [p.name for p in pins] == ["GP12", "GP13", "GP14", "GP15"]
+    assert pressed_value is False and pull is True  # buttons to GND, internal pull-ups
+    calls["keys_obj"].pending = [(2, True), (2, False), (3, True)]
+    assert hw.buttons.poll() == [(2, True), (2, False), (3, True)]
+    assert calls["neopixel"][1].name == "GP22" and calls["neopixel"][2] == 8
+    assert calls["neopixel"][3] is False  # auto_write off: one show() per frame
+    assert sorted(calls["leds_off"]) == [("GP6", True), ("GP7", True), ("GP8", True)]
+    assert hw.nvm is micro.nvm and hw.link == "the data port" and hw.clock() == 1234
+    hw.watchdog.start(8)
+    hw.watchdog.feed()
+    assert micro.watchdog.timeout == 8 and micro.watchdog.mode == "RESET"
+    assert micro.watchdog.fed == 1
+
+
+def test_ssd1306_build_maps_the_fifth_button_to_undo(monkeypatch):
+    fake_modules(monkeypatch, SSD1306)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    d = calls["driver"]
+    assert repr(d.bus) == repr(("I2C bus", ("I2C", Pin("GP5"), Pin("GP4"), 400000), 0x3C))
+    assert (d.kw["width"], d.kw["height"]) == (128, 64)
+    assert type(hw.display).__name__ == "MonoDisplay"
+    assert hw.buttons.ids == [0, 1, 2, 3, 4]
+    assert "leds_off" not in calls
+
+
+def test_a_pin_the_board_lacks_is_named(monkeypatch):
+    fake_modules(monkeypatch, DISPLAY_PACK.replace("ok=GP14", "ok=GP40"))
+    from companion import hwpico
+
+    with pytest.raises(ValueError, match="GP40"):
+        hwpico.build()
+
+
+def test_boot_enables_the_data_channel(monkeypatch):
+    fake_modules(monkeypatch, DISPLAY_PACK)
+    exec(compile((ROOT / "firmware" / "boot.py").read_text(), "boot.py", "exec"), {})
+    assert calls["usb"] == {"console": True, "data": True}
+
+
+def test_code_py_runs_the_app_only_on_circuitpython(monkeypatch):
+    source = compile((ROOT / "firmware" / "code.py").read_text(), "code.py", "exec")
+    ran = []
+    fake_main = types.SimpleNamespace(run=lambda hw: ran.append(hw))
+    fake_hw = types.SimpleNamespace(build=lambda: "hw")
+    import companion
+
+    monkeypatch.setattr(companion, "main", fake_main, raising=False)
+    monkeypatch.setattr(companion, "hwpico", fake_hw, raising=False)
+    monkeypatch.setitem(sys.modules, "companion.main", fake_main)
+    monkeypatch.setitem(sys.modules, "companion.hwpico", fake_hw)
+    exec(source, {})
+    assert ran == []  # CPython: importing it (as the stdlib's "code") does nothing
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
+    exec(source, {})
+    assert ran == ["hw"]
