@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 DEFAULT_PROFILE = "pico-display-pack"
 TICK_MS = 10
+HIDDEN_VIDEO = ("offscreen", "dummy", "KMSDRM", "kmsdrm", "evdev")  # SDL drivers with no window
 WINDOW_KEYS = "arrows: prev/next   Enter/Space: OK   Backspace/Esc: back   U: undo   Q: quit"
 
 
@@ -61,8 +62,16 @@ def run(args):
     nvm = args.nvm or default_nvm_path(args.profile)
     if args.erase_nvm and os.path.exists(nvm):
         os.remove(nvm)
-    sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale,
-                    link=args.link or mode != "headless")
+    try:
+        sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale,
+                        link=args.link or mode != "headless")
+    except LunchboxError as e:
+        if mode != "window" or args.window:
+            raise
+        # a display was advertised but no window opens (e.g. a stale DISPLAY over SSH)
+        print("lunchbox sim: {}; using the terminal".format(e), file=sys.stderr)
+        mode = "terminal"
+        sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale, link=True)
     try:
         if sim.link is not None:
             print("data channel (like the Pico's CDC2 port): {}".format(sim.link.path),
@@ -165,6 +174,14 @@ class Simulator:
         except Exception as e:  # pygame.error without a usable video device
             raise LunchboxError("cannot open a window: {}".format(e),
                                 "use --terminal, or --headless with --keys") from None
+        if mode == "window":
+            import pygame
+
+            video = pygame.display.get_driver()
+            if video in HIDDEN_VIDEO and os.environ.get("SDL_VIDEODRIVER") != video:
+                self.driver._release()
+                raise LunchboxError("no window system answered (SDL chose {})".format(video),
+                                    "use --terminal, or --headless with --keys")
         self.display = displays.make(self.cfg["display"], self.driver, w, h)
         self.buttons = sim_hw.ScriptButtons()
         self.clock = sim_hw.VirtualClock() if mode == "headless" else sim_hw.RealClock()

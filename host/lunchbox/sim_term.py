@@ -59,13 +59,13 @@ def pick_factor(width, height, cols, lines):
 def render_lines(rgb, factor=1, mono=False):
     """``rgb``: a (width, height, 3) array (pygame.surfarray) -> list of ANSI strings.
 
-    Downscaling keeps thin strokes: the brightest pixel of a block on mono screens, the mean
-    on colour ones."""
+    Downscaling averages each block: grey edges keep white-on-black and black-on-white text
+    equally readable (a thin stroke becomes grey, never vanishes). A terminal as wide as the
+    screen (240 or 128 columns) shows it pixel for pixel. ``mono`` is kept for callers."""
     import numpy as np
 
     w, h = rgb.shape[0] // factor, rgb.shape[1] // factor
-    a = rgb[: w * factor, : h * factor].reshape(w, factor, h, factor, 3)
-    a = a.max(axis=(1, 3)) if mono else a.mean(axis=(1, 3))
+    a = rgb[: w * factor, : h * factor].reshape(w, factor, h, factor, 3).mean(axis=(1, 3))
     a = a.astype(np.int32)
     if h % 2:
         a = np.concatenate([a, np.zeros((w, 1, 3), dtype=np.int32)], axis=1)
@@ -153,6 +153,9 @@ class Terminal:
         out = ["\x1b[H"] + [line + "\n" for line in lines]
         if leds:
             out.append(leds + "\x1b[0m\x1b[K\n")
-        out.append(HELP[: size.columns] + "\x1b[K")
+        footer = HELP
+        if sim.link is not None:
+            footer += "  data: " + sim.link.path
+        out.append(footer[: size.columns] + "\x1b[K")
         self.stdout.write("".join(out))
         self.stdout.flush()
