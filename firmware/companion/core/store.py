@@ -337,6 +337,7 @@ class Store:
         if data is None:
             self.status = MSG_NO_NVM
             return
+        size = min(size, 0xFFFF)  # offsets are 16-bit; nvm is 4 KB on RP2 (8 KB elsewhere)
         self._end = size
         room = (size - BASE_SIZE - 3 * OVERHEAD - 2 - MAX_ID_LEN) // 3
         self.max_payload = min(MAX_PAYLOAD, room)
