@@ -11,6 +11,10 @@
 - DANGER: it hands the Automa a win on its next turn;
 - LOSE: it ends your turn with six cards on the grid (the Automa's persistence victory).
 
+When the answer depends on an unknown refill, the worst case is given and ``foods`` lists the
+refills that lead to it (empty when every refill does). RISK is that worst case when it is
+"the Automa wins next" and other refills are safe.
+
 A food take never changes the Automa's next card (it is in the next column), only the one after;
 coupons can change both. A Hot Drink or Jelly Bubbles action does not end the turn: it is rated
 by the best take that can follow it (for Hot Drink, the worst case over the unknown refill when
@@ -144,9 +148,9 @@ def _after(g, unknown=()):
             good += 1
     if worst >= DANGER and good:
         return RISK, tuple(bad)  # only some refills hand the Automa the game
-    if worst == WIN:
-        return WIN, ()
-    return worst, (tuple(bad) if worst > SAFE else ())
+    if worst <= SAFE or len(bad) == len(foods):
+        return worst, ()
+    return worst, tuple(bad)
 
 
 def _best(g):
