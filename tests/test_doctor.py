@@ -1,8 +1,9 @@
 """`lunchbox doctor` on fake drives and fake port listings: every problem comes with its fix."""
 
+import io
 import json
 
-from lunchbox import doctor, fileset, sync
+from lunchbox import doctor, drives, fileset, sync, sync_command
 
 BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
@@ -20,10 +21,13 @@ DATA = PortInfo("/dev/ttyACM1", "CircuitPython CDC2 control")
 
 
 def circuitpy(tmp_path, boot_out=BOOT_OUT, profile="pico-display-pack", version=None,
-              complete=True):
+              complete=True, synced=False):
     d = tmp_path / "CIRCUITPY"
     d.mkdir()
     (d / "boot_out.txt").write_text(boot_out)
+    if synced:  # a real sync of this checkout
+        sync_command.sync_once(drives.Drive(d), profile, out=io.StringIO(), err=io.StringIO())
+        return d
     if profile:
         (d / "settings.toml").write_text('LUNCHBOX_PROFILE = "{}"\n'.format(profile))
     if version is not None:
@@ -42,7 +46,7 @@ def fixes(report):
 
 
 def test_all_well(tmp_path):
-    circuitpy(tmp_path, version=fileset.firmware_version())
+    circuitpy(tmp_path, synced=True)
     r = run(tmp_path, [CONSOLE, DATA])
     text = r.render()
     assert r.problems == [], text
@@ -66,7 +70,7 @@ def test_bootloader_only(tmp_path):
 
 
 def test_no_data_port(tmp_path):
-    circuitpy(tmp_path, version=fileset.firmware_version())
+    circuitpy(tmp_path, synced=True)
     r = run(tmp_path, [CONSOLE])
     assert len(r.problems) == 1 and "usb_cdc.enable(console=True, data=True)" in fixes(r)[0]
 
@@ -120,6 +124,22 @@ def test_unknown_profile_on_device(tmp_path):
 
 
 def test_ports_without_interface_names(tmp_path):
-    circuitpy(tmp_path, version=fileset.firmware_version())
+    circuitpy(tmp_path, synced=True)
     r = run(tmp_path, [PortInfo("/dev/cu.usbmodem1", None, 0x2E8A, 0x000B)])
     assert "roles are guessed" in r.render() and r.problems == []
+
+
+def test_local_edits_seen(tmp_path):
+    d = circuitpy(tmp_path, synced=True)
+    (d / "code.py").write_text("print('edited on the board')\n")
+    r = run(tmp_path, [CONSOLE, DATA])
+    assert r.problems == [("1 file on the device differs from the checkout (code.py)",
+                           "lunchbox sync")]
+
+
+def test_named_drive(tmp_path):
+    d = circuitpy(tmp_path, synced=True)
+    r = doctor.diagnose(roots=[], comports=lambda: [CONSOLE, DATA], drive=str(d))
+    assert r.problems == [] and "CIRCUITPY: " + str(d) in r.render()
+    r = doctor.diagnose(roots=[], comports=lambda: [], drive=str(tmp_path / "nope"))
+    assert "no such folder" in r.problems[0][0]

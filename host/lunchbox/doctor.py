@@ -70,7 +70,7 @@ def _firmware(report, drive, root):
         report.see("  firmware: not installed by lunchbox (no {})".format(sync.MANIFEST))
         report.problem("the Lunchbox firmware is not on {}".format(drive.describe()),
                        "lunchbox sync --profile NAME")
-        return
+        return None
     on_device = manifest.get("firmware_version")
     report.see("  firmware: {} on the device, {} in this checkout".format(on_device, checkout))
     if not manifest.get("complete"):
@@ -79,30 +79,53 @@ def _firmware(report, drive, root):
     elif checkout and on_device != checkout:
         report.problem("the device runs firmware {}, the checkout has {}".format(
             on_device, checkout), "lunchbox sync")
+    else:
+        return manifest
+    return None
+
+
+def _differences(report, drive, profile, manifest, root):
+    """Same version, but do the files match the checkout (a developer's edits)?"""
+    try:
+        settings = fileset.merge_settings(_read_settings(drive),
+                                          profiles.render_settings(profile))
+        files = fileset.build(profile, settings, root=root)
+        p = sync.plan(drive.path, files, manifest)
+    except LunchboxError as e:
+        report.problem(str(e), e.hint or "lunchbox sync")
+        return
+    if p.changes:
+        names = [rel for rel, _, _ in p.writes] + p.removes
+        report.problem("{} on the device {} from the checkout ({}{})".format(
+            "1 file" if len(names) == 1 else "{} files".format(len(names)),
+            "differs" if len(names) == 1 else "differ", ", ".join(names[:3]),
+            ", ..." if len(names) > 3 else ""), "lunchbox sync")
+
+
+def _read_settings(drive):
+    try:
+        with open(os.path.join(drive.path, fileset.SETTINGS), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def _profile(report, drive, boot, profile_name):
     name = profile_name
     if not name:
-        text = None
-        try:
-            with open(os.path.join(drive.path, fileset.SETTINGS), errors="replace") as f:
-                text = f.read()
-        except OSError:
-            pass
-        for line in (text or "").splitlines():
+        for line in (_read_settings(drive) or "").splitlines():
             key, sep, value = line.partition("=")
             if sep and key.strip() == "LUNCHBOX_PROFILE":
                 name = value.split("#", 1)[0].strip().strip('"')
     if not name:
         report.see("  profile: none on the device")
-        return
+        return None
     try:
         profile = profiles.load_profile(name)
     except LunchboxError as e:
         report.see("  profile: {} (cannot use: {})".format(name, e))
         report.problem(str(e), e.hint or "lunchbox sync --profile NAME")
-        return
+        return None
     report.see("  profile: {} ({})".format(profile["id"], profile.get("name", "")))
     if boot and boot.board_id and profile.get("board") != boot.board_id:
         report.problem(
@@ -110,6 +133,7 @@ def _profile(report, drive, boot, profile_name):
                 boot.board_id, profile["id"], profile.get("board")),
             "lunchbox sync --profile <a profile for {}> (one of: {})".format(
                 boot.board_id, ", ".join(_profiles_for(boot.board_id)) or "none yet"))
+    return profile
 
 
 def _profiles_for(board_id):
@@ -141,14 +165,28 @@ def _circuitpy(report, drive, profile_name, root):
         report.see("  free space: {} KiB".format(free // 1024))
     except OSError:
         pass
-    _profile(report, drive, boot, profile_name)
-    _firmware(report, drive, root)
+    profile = _profile(report, drive, boot, profile_name)
+    manifest = _firmware(report, drive, root)
+    if profile is not None and manifest is not None:
+        _differences(report, drive, profile, manifest, root)
 
 
-def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROOT):
+def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROOT,
+             drive=None):
+    """The Report. ``drive`` names a volume to look at instead of searching the mounts."""
     report = Report()
     found_ports = _ports(report, comports)
-    boots = drives.find_bootloaders(roots)
+    named = [drives.Drive(drive)] if drive else None
+    if named and not os.path.isdir(drive):
+        report.problem("--drive {}: no such folder".format(drive),
+                       "give the folder where CIRCUITPY (or RPI-RP2) is mounted")
+        named = []
+    if named is not None:
+        boots = [d for d in named if os.path.isfile(os.path.join(d.path, drives.INFO_UF2))]
+        cps = [d for d in named if d not in boots]
+    else:
+        boots = drives.find_bootloaders(roots)
+        cps = drives.find_circuitpy(roots)
     for d in boots:
         try:
             chip = uf2.chip_from_info(drives.read_info_uf2(d))
@@ -158,7 +196,6 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
     if boots:
         report.problem("a board is in its UF2 bootloader, not running CircuitPython",
                        "lunchbox flash (or unplug and replug it without holding BOOTSEL)")
-    cps = drives.find_circuitpy(roots)
     for d in cps:
         _circuitpy(report, d, profile_name, root)
     if len(cps) > 1:
@@ -180,9 +217,11 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
 def register(parser):
     parser.add_argument("--profile", metavar="NAME",
                         help="the hardware profile you mean to use (default: the device's)")
+    parser.add_argument("--drive", metavar="PATH", help="look at this drive instead of "
+                        "searching for CIRCUITPY and the bootloader")
 
 
 def run(args):
-    report = diagnose(profile_name=args.profile)
+    report = diagnose(profile_name=args.profile, drive=args.drive)
     sys.stdout.write(report.render() + "\n")
     return 1 if report.problems else 0
