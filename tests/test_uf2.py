@@ -110,3 +110,16 @@ def test_not_main_flash_blocks_skipped_for_addresses():
 ])
 def test_chip_from_info(text, chip):
     assert uf2.chip_from_info(text) == chip
+
+
+def test_rp2350_absolute_block_sharing_one_numbering():
+    main = image(uf2.RP2350_ARM_S)
+    extra = uf2.build(bytes(256), uf2.RP2XXX_ABSOLUTE, base=0x10FFFF00)
+    total = len(main) // 512 + 1
+    data = patch(patch(extra, 0, 24, total), 0, 20, 0)
+    for i in range(len(main) // 512):
+        main = patch(patch(main, i, 24, total), i, 20, i + 1)
+    assert uf2.validate(data + main, chip="RP2350").payload_bytes == len(PAYLOAD)
+    # one block short of that shared numbering is still refused
+    with pytest.raises(UF2Error, match="missing"):
+        uf2.validate(data + main[:-512], chip="RP2350")

@@ -171,9 +171,18 @@ def validate(data, chip=None, min_payload=MIN_PAYLOAD):
             low = addr if low is None else min(low, addr)
             high = addr + psize if high is None else max(high, addr + psize)
 
+    # Each family's blocks are numbered on their own, or (one image for several families,
+    # as a tool may do for the RP2350's extra block) all blocks share one numbering.
+    counts = {g["count"] for g in groups.values()}
+    shared = set()
+    for g in groups.values():
+        shared |= g["seen"]
+    one_numbering = (len(groups) > 1 and len(counts) == 1
+                     and sum(len(g["seen"]) for g in groups.values()) == len(shared)
+                     and len(shared) == counts.pop())
     for family in sorted(groups):
         group = groups[family]
-        if len(group["seen"]) != group["count"]:
+        if len(group["seen"]) != group["count"] and not one_numbering:
             missing = sorted(set(range(group["count"])) - group["seen"])
             _fail("{} of {} blocks are missing (first missing: block number {}): the file "
                   "is truncated or corrupt".format(len(missing), group["count"], missing[0]))
