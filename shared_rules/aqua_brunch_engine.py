@@ -51,6 +51,17 @@ _ALL_AQUA = const(15)
 _ALL_FOOD = const(127)
 _KINDS = const(8)
 
+def checksum(body):
+    """A Fletcher-style sum of the state bytes (mod 256, so any one changed byte shows): it
+    catches a flipped byte that would still make a consistent-looking state."""
+    a = 0
+    b = 0
+    for x in body:
+        a = (a + x) & 255
+        b = (b + a) & 255
+    return bytes([b, a])
+
+
 
 def _bits(mask):
     n = 0
@@ -322,7 +333,7 @@ class AquaBrunch:
         """Take back the last action (up to ``max_undo`` of them; not kept by to_bytes)."""
         if not self._undo:
             raise ValueError("nothing to undo")
-        self._load(self._undo.pop())
+        self._load(self._undo.pop()[:-2])
 
     def can_undo(self):
         return len(self._undo) > 0
@@ -342,23 +353,26 @@ class AquaBrunch:
             b += [self.passing[s], self.aqua[s], self.food[s], self.played[s], len(t)]
             b += t
             b += pad[:ROUNDS - len(t)]
-        return bytes(b)
+        b = bytes(b)
+        return b + checksum(b)
 
     @classmethod
     def from_bytes(cls, data, max_undo=64):
         """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
-        if not isinstance(data, (bytes, bytearray)) or len(data) < 2:
+        if not isinstance(data, (bytes, bytearray)) or len(data) < 4:
             raise ValueError("not an Aqua Brunch state")
+        if checksum(data[:-2]) != bytes(data[-2:]):
+            raise ValueError("Aqua Brunch state fails its checksum")
         if data[0] != VERSION:
             raise ValueError("unknown Aqua Brunch state version {}".format(data[0]))
         n = data[1]
         if n < MIN_PLAYERS or n > MAX_PLAYERS:
             raise ValueError("bad player count {} in Aqua Brunch state".format(n))
-        if len(data) != 25 + 14 * n:
+        if len(data) != 27 + 14 * n:
             raise ValueError("Aqua Brunch state has {} bytes, expected {}".format(
-                len(data), 25 + 14 * n))
+                len(data), 27 + 14 * n))
         g = cls(n, max_undo)
-        g._load(data)
+        g._load(data[:-2])
         # Padding or ordering that to_bytes never writes.
         if g.to_bytes() != bytes(data):  # portable: ok (our method)
             raise ValueError("Aqua Brunch state is not in canonical form")

@@ -16,6 +16,7 @@ from shared_rules.aqua_brunch_engine import (
     TABLE,
     TAKE,
     AquaBrunch,
+    checksum,
 )
 
 
@@ -287,12 +288,18 @@ def test_corrupt_bytes_are_rejected():
             for delta in (1, 128, 254):
                 bad = bytearray(data)
                 bad[i] = (bad[i] + delta) % 256
+                with pytest.raises(ValueError):  # the checksum catches every single flip
+                    AquaBrunch.from_bytes(bytes(bad))
+                if i >= len(data) - 2:
+                    continue
+                # the same flip with a valid checksum: the consistency checks must catch it,
+                # or it is a fully consistent, playable state
+                body = bytes(bad[:-2])
                 try:
-                    h = AquaBrunch.from_bytes(bytes(bad))
+                    h = AquaBrunch.from_bytes(body + checksum(body))
                 except ValueError:
                     rejected += 1
                     continue
-                # whatever is accepted must be a fully consistent, playable state
                 accepted += 1
                 h.check()
                 h.legal_actions()
