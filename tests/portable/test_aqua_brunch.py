@@ -242,3 +242,28 @@ def test_pass_advice_bad_input():
         pass_advice(["shark717", "shark717", "walrus"], ["shark717"] * 4)
     with raises(ValueError, "exactly 3"):
         pass_advice(["orca8"])
+
+
+def test_seeded_engine_game_round_trips():
+    # A short whole game on the engine (also on MicroPython): every state survives to_bytes.
+    from shared_rules._compat import Rng
+    from shared_rules.aqua_brunch_engine import LUNCH, AquaBrunch
+
+    rng = Rng(2024)
+    g = AquaBrunch(4)
+    steps = 0
+    while not g.is_over():
+        if g.is_chance():
+            a = g.sample_chance(rng)
+        elif g.phase == LUNCH:
+            a = ("lunch", rng.randbelow(4)) if rng.randbelow(2) else ("again",)
+        else:
+            a = rng.choice(g.legal_actions())
+        g.apply(a)
+        steps += 1
+        if steps % 5 == 0:
+            data = g.to_bytes()
+            assert AquaBrunch.from_bytes(data).to_bytes() == data
+    assert len(g.winners()) >= 1 and sum(len(t) for t in g.taken) == 24
+    g.undo()
+    assert not g.is_over()

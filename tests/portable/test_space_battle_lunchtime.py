@@ -166,3 +166,31 @@ def test_seven_card_hand_is_fast_enough():
     assert best.points == 9 and best.level == "gold" and best.dish == 2
     assert best.judges == (1, 2) and best.spatula
     assert len(options) > 20
+
+
+def test_seeded_engine_game_round_trips():
+    # A whole score race on the engine (also on MicroPython): every state survives to_bytes.
+    from shared_rules._compat import Rng
+    from shared_rules.space_battle_engine import SpaceBattle
+
+    rng = Rng(7)
+    g = SpaceBattle(3, ["sweet", "sour", None])
+    display = [({"sweet": 2}, (4, 2, 1)), ({"sour": 1, "spicy": 2}, (6, 3, 2)),
+               ({"bitter": 1, "savory": 1, "sweet": 1}, (7, 4, 2)), ({"spicy": 3}, (5, 3, 1))]
+    steps = 0
+    while not g.is_over():
+        acts = g.legal_actions(display)
+        serves = [a for a in acts if a[0] == "serve"]
+        if g.is_chance():
+            a = g.sample_chance(rng)
+        elif serves and rng.randbelow(2):
+            a = rng.choice(serves)
+        else:
+            a = rng.choice(acts)
+        g.apply(a)
+        steps += 1
+        data = g.to_bytes()
+        assert SpaceBattle.from_bytes(data).to_bytes() == data
+        assert steps < 3000
+    assert max(g.scores()) >= 21
+    assert g.turns == [g.turns[0]] * 3
