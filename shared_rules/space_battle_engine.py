@@ -39,8 +39,8 @@ VERSION = const(1)
 TARGET = const(21)
 CHANCE = const(-1)
 TERMINAL = const(-4)
-# Cards held mid-turn: 7, a buy of a 1-card for three (9), a spatula steal (10). best_serve's
-# limit is the same.
+# Cards held mid-turn: 7, a buy with a 3-quantity card (one out, three in: 9), a spatula
+# steal (10). best_serve's limit is the same.
 MAX_HELD = const(10)
 MAX_PILE = const(40)  # there are 40 dish cards
 
