@@ -43,7 +43,11 @@ def need_vector(dish):
     """A requirement ``{flavor: amount}`` (or a 5-tuple in FLAVORS order) -> a 5-tuple."""
     if isinstance(dish, dict):
         v = [0] * 5
-        for name in sorted(dish):  # sorted: the first bad entry reported never varies
+        try:
+            names = sorted(dish)  # sorted: the first bad entry reported never varies
+        except TypeError:
+            raise ValueError("dish flavors must be names, got {!r}".format(dish)) from None
+        for name in names:
             amount = dish[name]
             i = flavor_index(name)
             if type(amount) is not int or amount < 1 or amount > MAX_AMOUNT:

@@ -71,6 +71,10 @@ def test_bad_cards_and_dishes():
         serve_level({}, [("sweet", 1)])
     with raises(ValueError, "None"):
         serve_level({"sweet": 1}, None)
+    with raises(ValueError, "names"):
+        serve_level({"sweet": 1, 3: 1}, [("sweet", 1)])
+    with raises(ValueError, "3"):
+        serve_level({3: 1}, [("sweet", 1)])
 
 
 def test_card_codes_round_trip():
