@@ -1,7 +1,7 @@
 """Monte Carlo study of the Space Lunch solo game: how often a sensible, hint-using human beats
 the Automa at each difficulty.
 
-    .venv/bin/python bench/space_lunch_study.py                 # 1,000 games per difficulty
+    .venv/bin/python bench/space_lunch_study.py                 # 500 games per difficulty
     .venv/bin/python bench/space_lunch_study.py --games 10000   # the figures in docs/space-lunch.md
     .venv/bin/python bench/space_lunch_study.py --games 10000 --difficulty 2
 
@@ -124,7 +124,7 @@ def study(difficulty, games, seed):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=1000, help="games per difficulty (default 1000)")
+    p.add_argument("--games", type=int, default=500, help="games per difficulty (default 500)")
     p.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
     p.add_argument("--difficulty", type=int, choices=range(4), action="append",
                    help="0 Easy, 1 Medium, 2 Hard, 3 Extreme (default: all)")
