@@ -429,3 +429,26 @@ def test_wear_of_typical_saves():
     assert nvm.erases == s.stats()["compactions"]
     assert saves / nvm.erases > 15  # at least 15 saves per erase with a busy ring
     assert Store(nvm).records() == s.records()
+
+
+def test_compaction_keeps_half_the_sector_free():
+    """A host that never pulls: the ring is capped so that every compaction leaves half the
+    sector for the log (bounded wear), and it still keeps the newest records."""
+    rng = random.Random(9)
+    nvm = FlashNVM()
+    s = Store(nvm)
+    s.save_settings(b"names=Ann,Bob;bright=3")
+    checked = 0
+    for game in range(120):
+        for _move in range(10):
+            n = s.stats()["compactions"]
+            s.save_game("lunch", bytes(rng.randrange(256) for _ in range(60)))
+            if s.stats()["compactions"] != n:
+                assert s.stats()["free"] >= 2048
+                checked += 1
+        s.append_record(store.KIND_FINISHED, bytes((game,)) * 80)
+    assert checked > 10
+    kept = s.records()
+    assert 15 <= len(kept) <= 25
+    assert [r[2][0] for r in kept] == list(range(120 - len(kept), 120))
+    assert nvm.erases <= 120 * 11 // 20
