@@ -294,9 +294,10 @@ class Match:
         """The whole match in SIZE (60) bytes, first byte the format version."""
         out = bytearray(SIZE)
         out[0] = VERSION
-        cells = self.board.cells
-        for i in range(49):
-            out[1 + i // 4] |= cells[i] << (6 - 2 * (i % 4))
+        c = bytes(self.board.cells) + b"\x00\x00\x00"
+        for k in range(13):
+            i = 4 * k
+            out[1 + k] = (c[i] << 6) | (c[i + 1] << 4) | (c[i + 2] << 2) | c[i + 3]
         out[14] = self.phase | (self.player << 3) | (self.again << 4) | (self.strict << 5)
         out[15] = self.column
         out[16] = self.first_sum
@@ -319,12 +320,18 @@ class Match:
             d = self.last_dice
             out[27] = (d[0] - 1) * 9 + (d[1] - 1) * 3 + d[2]
         for k in range(7):
-            c = min(self.counts[k], 65535)
+            c = self.counts[k]
+            if c > 65535:
+                c = 65535
             out[28 + 2 * k] = c >> 8
             out[29 + 2 * k] = c & 255
-        out[42] = len(self.history)
-        for k in range(len(self.history)):
-            out[43 + k // 2] |= (self.history[k] - 2) << (4 - 4 * (k % 2))
+        h = self.history
+        n = len(h)
+        out[42] = n
+        for k in range(0, n - 1, 2):
+            out[43 + k // 2] = ((h[k] - 2) << 4) | (h[k + 1] - 2)
+        if n % 2:
+            out[42 + (n + 1) // 2] = (h[n - 1] - 2) << 4
         out[59] = self.undo_limit if self.undo_limit < 255 else 255
         return bytes(out)
 
@@ -346,15 +353,22 @@ class Match:
         if data[0] != VERSION:
             raise ValueError("unknown saved match version {}".format(data[0]))
         board = Board()
-        on = [0, 0, 0]
-        for i in range(49):
-            v = (data[1 + i // 4] >> (6 - 2 * (i % 4))) & 3
-            if v == 3:
-                raise ValueError("bad board cell in saved match")
-            board.cells[i] = v
+        cells = board.cells
+        for k in range(13):
+            b = data[1 + k]
+            i = 4 * k
+            cells[i] = b >> 6
+            if k < 12:
+                cells[i + 1] = (b >> 4) & 3
+                cells[i + 2] = (b >> 2) & 3
+                cells[i + 3] = b & 3
+            elif b & 63:
+                raise ValueError("bad padding in saved match")
+        on = [0, 0, 0, 0]
+        for v in cells:
             on[v] += 1
-        if data[13] & 63:
-            raise ValueError("bad padding in saved match")
+        if on[3]:
+            raise ValueError("bad board cell in saved match")
         b = data[14]
         phase = b & 7
         player = (b >> 3) & 1
@@ -374,14 +388,15 @@ class Match:
         if n > HISTORY:
             raise ValueError("bad history length {}".format(n))
         history = []
+        for k in range(HISTORY // 2):
+            b = data[43 + k]
+            history.append((b >> 4) + 2)
+            history.append((b & 15) + 2)
         for k in range(HISTORY):
-            s = (data[43 + k // 2] >> (4 - 4 * (k % 2))) & 15
-            if k < n:
-                if s < 1 or s > 7:
-                    raise ValueError("bad sum in saved history")
-                history.append(s + 2)
-            elif s:
-                raise ValueError("bad padding in saved history")
+            s = history[k]
+            if (k < n and (s < 3 or s > 9)) or (k >= n and s != 2):
+                raise ValueError("bad sum or padding in saved history")
+        history = history[:n]
         hands = [CANNIBALS - on[1], CANNIBALS - on[2]]
         if hands[0] < 0 or hands[1] < 0:
             raise ValueError("more than 12 cannibals of one tribe on the board")

@@ -1,0 +1,161 @@
+"""Let's Do Lunch computer opponent: move time on MicroPython and strength against greedy.
+
+Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
+
+1. Move time. The strongest level plays a few seeded games inside the real MicroPython
+   interpreter (the WebAssembly port the test lane uses, 256 KB heap); every decision is timed
+   with ``time.ticks_ms`` next to a fixed reference loop timed the same way. The ratio of the
+   two does not depend on how fast this computer is, so it carries over to a Pico:
+   Pico move time ~= ratio x (the reference loop's time on a Pico).
+   ASSUMPTION (stated, not measured here): the reference loop below takes about 100 ms on a
+   Raspberry Pi Pico (RP2040 at 125 MHz, CircuitPython 9), i.e. ~5 us per iteration of an
+   8-bytecode body. Time REFERENCE on a real board and pass ``--pico-ref-ms`` to replace it.
+2. Strength. N seeded games (default 1000) of the strongest level against a greedy one-ply
+   player (takes the most cannibals now, ties at random) on CPython, sides alternating.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from shared_rules import lets_do_lunch_ai as ai  # noqa: E402
+from shared_rules._compat import Rng  # noqa: E402
+from shared_rules.lets_do_lunch import roll_dice  # noqa: E402
+from shared_rules.lets_do_lunch_match import Match  # noqa: E402
+
+BUDGET_MS = 300
+ASSUMED_PICO_REF_MS = 100
+
+REFERENCE = """
+def reference():
+    x = 0
+    for i in range(20000):
+        x = (x * 31 + i) & 0xFFFF
+    return x
+"""
+
+MP_CODE = REFERENCE + """
+import time, gc
+from shared_rules._compat import Rng
+from shared_rules.lets_do_lunch import roll_dice
+from shared_rules.lets_do_lunch_match import Match
+from shared_rules import lets_do_lunch_ai as ai
+
+def ref_ms():
+    t = time.ticks_ms()
+    reference()
+    return time.ticks_diff(time.ticks_ms(), t)
+
+refs = [ref_ms() for _ in range(3)]
+moves = []
+for seed in range(GAMES):
+    m = Match(target=1, undo_limit=0)
+    dice = Rng(seed)
+    rng = Rng(seed + 100)
+    while not m.is_over():
+        if m.is_chance():
+            m.roll(roll_dice(dice))
+            continue
+        if m.player == seed % 2:
+            gc.collect()
+            t = time.ticks_ms()
+            a = ai.choose(m, ai.HARD, rng)
+            moves.append(time.ticks_diff(time.ticks_ms(), t))
+        else:
+            a = ai.choose(m, ai.MEDIUM, rng)
+        m.apply(a)
+    refs.append(ref_ms())
+gc.collect()
+print('@@REF', ' '.join([str(r) for r in refs]))
+print('@@MOVES', ' '.join([str(v) for v in moves]))
+print('@@FREE', gc.mem_free())
+"""
+
+
+def micropython_times(games):
+    import mplane
+
+    code = MP_CODE.replace("GAMES", str(games))
+    result = mplane.run(libs=(os.path.join(ROOT, "shared_rules"),), code=code)
+    refs = moves = None
+    free = None
+    for line in result.output.splitlines():
+        if line.startswith("@@REF "):
+            refs = [int(v) for v in line.split()[1:]]
+        elif line.startswith("@@MOVES "):
+            moves = [int(v) for v in line.split()[1:]]
+        elif line.startswith("@@FREE "):
+            free = int(line.split()[1])
+    if refs is None or moves is None:
+        raise SystemExit("MicroPython run failed:\n" + result.output)
+    return refs, moves, free
+
+
+def strength(games):
+    wins = 0
+    for seed in range(games):
+        hard = seed % 2
+        m = Match(target=1, undo_limit=0)
+        dice = Rng(seed)
+        rng = Rng(seed * 7 + 1)
+        while not m.is_over():
+            if m.is_chance():
+                m.roll(roll_dice(dice))
+            elif m.current_player() == hard:
+                m.apply(ai.choose(m, ai.HARD, rng))
+            else:
+                m.apply(ai.greedy_action(m, rng))
+        wins += m.winner() == hard
+    return wins
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="strength games (0 to skip)")
+    parser.add_argument("--mp-games", type=int, default=4, help="games timed on MicroPython")
+    parser.add_argument("--pico-ref-ms", type=float, default=ASSUMED_PICO_REF_MS,
+                        help="the reference loop's time on a real Pico, if measured")
+    args = parser.parse_args()
+
+    refs, moves, free = micropython_times(args.mp_games)
+    refs.sort()
+    ref = refs[len(refs) // 2]
+    moves.sort()
+    mean = sum(moves) / len(moves)
+    p90 = moves[(len(moves) * 9) // 10]
+    worst = moves[-1]
+    print("Let's Do Lunch AI (level HARD, expectimax depth {}) on MicroPython 1.27 (WebAssembly)"
+          .format(ai.HARD_DEPTH))
+    print("  reference loop: {} ms (median of {}: {})".format(ref, len(refs), refs))
+    print("  {} decisions: mean {:.0f} ms, 90th percentile {} ms, worst {} ms".format(
+        len(moves), mean, p90, worst))
+    print("  ratio to the reference loop: mean {:.2f}, p90 {:.2f}, worst {:.2f}".format(
+        mean / ref, p90 / ref, worst / ref))
+    print("  heap free after the games: {} bytes of 256 KB".format(free))
+    source = "ASSUMED" if args.pico_ref_ms == ASSUMED_PICO_REF_MS else "measured"
+    print("  Pico estimate ({} reference loop on a Pico = {:.0f} ms): mean {:.0f} ms, "
+          "p90 {:.0f} ms, worst {:.0f} ms (budget {} ms: {})".format(
+              source, args.pico_ref_ms, mean / ref * args.pico_ref_ms,
+              p90 / ref * args.pico_ref_ms, worst / ref * args.pico_ref_ms, BUDGET_MS,
+              "OK" if worst / ref * args.pico_ref_ms <= BUDGET_MS else "OVER on the worst move"))
+    print("  reference loop, to time on a real board:" + REFERENCE.rstrip().replace(
+        "\n", "\n      "))
+
+    if args.games > 0:
+        t = time.time()
+        wins = strength(args.games)
+        rate = wins / args.games
+        # normal-approximation 95% interval, printed so a run-to-run change can be judged
+        half = 1.96 * (rate * (1 - rate) / args.games) ** 0.5
+        print("Strength: HARD beat the greedy one-ply player in {} of {} seeded games: {:.1%} "
+              "(95% interval {:.1%}..{:.1%}), {:.0f} s".format(
+                  wins, args.games, rate, rate - half, rate + half, time.time() - t))
+
+
+if __name__ == "__main__":
+    main()

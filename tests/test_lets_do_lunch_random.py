@@ -1,0 +1,99 @@
+"""Let's Do Lunch: 10,000 seeded random games (CPython only: too heavy for the MicroPython lane).
+
+Every step keeps twelve cannibals per player between board and hand, never removes a River
+cannibal, round-trips through to_bytes/from_bytes, and every game ends."""
+
+from shared_rules._compat import Rng
+from shared_rules.lets_do_lunch import ANNOUNCE, RIVER, roll_dice
+from shared_rules.lets_do_lunch_match import Match
+
+GAMES = int(__import__("os").environ.get("LDL_GAMES", "10000"))
+MAX_STEPS = 1000
+
+
+def _river(m):
+    return bytes(m.board.cells[RIVER - 3 :: 7])
+
+
+def _check_round_trip(m):
+    data = m.to_bytes()
+    back = Match.from_bytes(data)
+    assert back.to_bytes() == data
+    assert back.legal_actions() == m.legal_actions()
+    assert back.hands == m.hands and back.phase == m.phase
+
+
+def _play(seed, strict):
+    m = Match(target=1, strict=strict, undo_limit=0)
+    rng = Rng(seed)
+    steps = 0
+    while not m.is_over():
+        river = _river(m)
+        games = m.games
+        if m.is_chance():
+            m.roll(roll_dice(rng))
+        else:
+            actions = m.legal_actions()
+            assert actions, "a decision with no choices"
+            if m.phase == ANNOUNCE:
+                assert strict
+            m.apply(actions[rng.randbelow(len(actions))])
+        steps += 1
+        assert steps < MAX_STEPS, "game {} does not end".format(seed)
+        cells = m.board.cells
+        assert cells.count(1) + m.hands[0] == 12 and cells.count(2) + m.hands[1] == 12
+        assert 0 <= m.hands[0] <= 12 and 0 <= m.hands[1] <= 12
+        if m.games == games:
+            now = _river(m)
+            for r in range(7):
+                if river[r]:
+                    assert now[r] == river[r], "a River cannibal was removed"
+        _check_round_trip(m)
+    w = m.winner()
+    assert m.hands[w] == 0 and m.hands[1 - w] > 0
+    assert m.scores[w] == m.hands[1 - w] == -m.scores[1 - w]
+    return steps
+
+
+def test_ten_thousand_random_games():
+    total = 0
+    for seed in range(GAMES):
+        total += _play(seed, strict=seed % 10 == 0)
+    assert total > GAMES * 20  # games are real games, not degenerate ones
+
+
+def test_random_undo_returns_to_the_same_state():
+    rng = Rng(77)
+    m = Match(target=20, strict=True)
+    for _ in range(3000):
+        if m.is_over():
+            break
+        before = m.to_bytes()
+        if m.is_chance():
+            m.roll(roll_dice(rng))
+        else:
+            actions = m.legal_actions()
+            m.apply(actions[rng.randbelow(len(actions))])
+        if rng.randbelow(4) == 0:
+            m.undo()
+            assert m.to_bytes() == before
+    assert m.games > 0
+
+
+def test_random_matches_to_twenty():
+    for seed in range(30):
+        m = Match(undo_limit=0)
+        rng = Rng(1000 + seed)
+        steps = 0
+        while not m.is_over():
+            if m.is_chance():
+                m.roll(roll_dice(rng))
+            else:
+                actions = m.legal_actions()
+                m.apply(actions[rng.randbelow(len(actions))])
+            steps += 1
+            assert steps < 100000
+        w = m.winner()
+        assert m.scores[w] >= 20 and m.scores[1 - w] == -m.scores[w]
+        assert m.games >= 2 or m.scores[w] >= 20
+        assert Match.from_bytes(m.to_bytes()).winner() == w
