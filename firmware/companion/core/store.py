@@ -169,8 +169,9 @@ class Store:
         if not isinstance(up_to_seq, int) or up_to_seq < 0:
             raise ValueError("sequence number {!r} is not an int >= 0".format(up_to_seq))
         n = min(up_to_seq, self._seq - 1)  # never hide records not written yet
-        if n <= self._ack:
-            return False
+        ack = self._ack
+        if n <= ack or not [r for r in self._ring if ack < r[0] <= n]:
+            return False  # nothing newly acknowledged: no write
         saved = self._snapshot()
         self._ack = n
         self._commit(K_ACK, n.to_bytes(4, "big"), saved)
