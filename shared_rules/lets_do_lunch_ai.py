@@ -46,34 +46,51 @@ def _exposure(cells):
     """How exposed each side's cannibals are, as [_, side 1, side 2]: for each cannibal outside
     the River with an enemy on one side and an empty space on the other (in a line, wrapping
     vertically), the chance in 27 that the enemy rolls the column of that empty space. Longer
-    runs are left to the search."""
-    total = [0, 0, 0]
-    for i in range(49):
-        side = cells[i]
-        if not side:
-            continue
-        x = i % 7
-        if x == 3:
-            continue
-        opp = 3 - side
-        y = i // 7
-        up = cells[((y + 6) % 7) * 7 + x]
-        down = cells[((y + 1) % 7) * 7 + x]
-        if (up == opp and down == 0) or (up == 0 and down == opp):
-            total[side] += _COL_WEIGHT[x]
-        if 0 < x < 6:
-            for dy in (-1, 0, 1):
-                ya = y + dy
-                yb = y - dy
-                if ya < 0 or ya > 6 or yb < 0 or yb > 6:
-                    continue
-                a = cells[ya * 7 + x + 1]
-                b = cells[yb * 7 + x - 1]
-                if a == opp and b == 0:
-                    total[side] += _COL_WEIGHT[x - 1]
-                elif a == 0 and b == opp:
-                    total[side] += _COL_WEIGHT[x + 1]
-    return total
+    runs are left to the search. (Unrolled: this is the search's inner loop.)"""
+    t1 = 0
+    t2 = 0
+    for x in (0, 1, 2, 4, 5, 6):
+        wv = _COL_WEIGHT[x]
+        sides = 0 < x < 6
+        if sides:
+            wl = _COL_WEIGHT[x - 1]
+            wr = _COL_WEIGHT[x + 1]
+        for y in range(7):
+            i = y * 7 + x
+            s = cells[i]
+            if not s:
+                continue
+            o = 3 - s
+            up = cells[i - 7] if y else cells[i + 42]
+            dn = cells[i + 7] if y < 6 else cells[x]
+            t = 0
+            if (up == o and not dn) or (dn == o and not up):
+                t = wv
+            if sides:
+                left = cells[i - 1]
+                right = cells[i + 1]
+                if right == o and not left:
+                    t += wl
+                elif left == o and not right:
+                    t += wr
+                if 0 < y < 6:
+                    ul = cells[i - 8]
+                    ur = cells[i - 6]
+                    dl = cells[i + 6]
+                    dr = cells[i + 8]
+                    if ur == o and not dl:
+                        t += wl
+                    elif dl == o and not ur:
+                        t += wr
+                    if dr == o and not ul:
+                        t += wl
+                    elif ul == o and not dr:
+                        t += wr
+            if s == 1:
+                t1 += t
+            else:
+                t2 += t
+    return [0, t1, t2]
 
 
 W_NEXT = 4

@@ -19,7 +19,6 @@ def _check_round_trip(m):
     data = m.to_bytes()
     back = Match.from_bytes(data)
     assert back.to_bytes() == data
-    assert back.legal_actions() == m.legal_actions()
     assert back.hands == m.hands and back.phase == m.phase
 
 
