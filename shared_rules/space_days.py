@@ -178,8 +178,8 @@ class SpaceDays:
     def is_over(self):
         if self.passes >= self.n:
             return True
-        for p in range(self.n):
-            if self.is_full(p):
+        for row in self.boards:
+            if all(row):
                 return True
         return False
 

@@ -40,7 +40,8 @@ def encode(g):
     for p in range(g.n):
         for stack in g.boards[p]:
             out.append(len(stack))
-            out.extend(stack)
+            if stack:
+                out.extend(stack)
     return bytes(out)
 
 
@@ -61,6 +62,31 @@ class _Reader:
             raise ValueError("saved Space Days game: bad {} {}".format(what, v))
         return v
 
+    def block(self, what, size, top):
+        """The next ``size`` bytes as a list, each 0..top."""
+        end = self.pos + size
+        if end > len(self.data):
+            raise ValueError("saved Space Days game is truncated (reading {})".format(what))
+        out = list(self.data[self.pos : end])
+        self.pos = end
+        for v in out:
+            if v > top:
+                raise ValueError("saved Space Days game: bad {} {}".format(what, v))
+        return out
+
+    def run(self, what):
+        """A length byte and that many card kinds, as a list (checked to be kinds)."""
+        size = self.byte(what + " size", 255)
+        end = self.pos + size
+        if end > len(self.data):
+            raise ValueError("saved Space Days game is truncated (reading {})".format(what))
+        out = list(self.data[self.pos : end])
+        self.pos = end
+        for k in out:
+            if k >= KINDS:
+                raise ValueError("saved Space Days game: bad {} {}".format(what, k))
+        return out
+
 
 def _bad(msg):
     raise ValueError("saved Space Days game: " + msg)
@@ -80,7 +106,7 @@ def decode_into(g, data):
     pk_score = r.byte("planet_killer_score", 20)
     start_hand = r.byte("start_hand", 20)
     first = r.byte("first player", n - 1)
-    per = [r.byte("card count", 20) for _ in range(KINDS)]
+    per = r.block("card count", KINDS, 20)
     total = [c * decks for c in per]
     if not sum(total):
         _bad("the deck has no cards")
@@ -92,14 +118,16 @@ def decode_into(g, data):
     web_day = r.byte("web day", 6)
     dealt = r.byte("dealt", 255)
     passes = r.byte("passes", n)
-    deck = [r.byte("deck count", total[k]) for k in range(KINDS)]
+    deck = r.block("deck count", KINDS, 120)
+    for k in range(KINDS):
+        if deck[k] > total[k]:
+            _bad("more {} in the deck than it holds".format(CARDS[k][0]))
     left = [total[k] - deck[k] for k in range(KINDS)]
     hands = []
     for _ in range(n):
         h = [0] * KINDS
         last = 0
-        for _ in range(r.byte("hand size", 255)):
-            k = r.byte("card in hand", KINDS - 1)
+        for k in r.run("hand"):
             if k < last:
                 _bad("hand not in order")
             last = k
@@ -110,14 +138,12 @@ def decode_into(g, data):
     for _ in range(n):
         row = []
         for d in range(7):
-            stack = []
-            for _ in range(r.byte("stack size", 255)):
-                k = r.byte("card on board", KINDS - 1)
+            stack = r.run("stack")
+            for k in stack:
                 if CARDS[k][3] & ACTION:
                     _bad("{} cannot sit on a board".format(CARDS[k][0]))
                 if not CARDS[k][2] >> d & 1:
                     _bad("{} cannot be on day {}".format(CARDS[k][0], d))
-                stack.append(k)
                 left[k] -= 1
             row.append(stack)
         boards.append(row)

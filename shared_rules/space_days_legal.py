@@ -181,16 +181,23 @@ def plays(g, p, first_only=False):
                     for i in range(len(g.boards[p][d])):
                         for j in range(len(g.boards[b][d])):
                             cands.append((b, d, i, j))
+        elif k == WORMHOLE:
+            cands = [(p, d, 0, 0) for d in range(7)]
         elif k == TELEPORT:
             for b in others:
                 for d in range(7):
                     for i in range(len(g.boards[b][d])):
                         cands.append((b, d, i, 0))
         else:
+            # Skip days the card can never take before asking for a reason (speed only).
+            mask = CARDS[k][2]
+            top = flags & ON_TOP
             boards = range(g.n) if flags & ANY_BOARD else (p,)
             for b in boards:
+                row = g.boards[b]
                 for d in range(7):
-                    cands.append((b, d, 0, 0))
+                    if mask >> d & 1 and (not row[d]) != bool(top):
+                        cands.append((b, d, 0, 0))
         for b, d, i, j in cands:
             if play_reason(g, p, k, b, d, i, j) is None:
                 out.append((PLAY, k, b, d, i, j))
