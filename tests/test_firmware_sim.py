@@ -268,3 +268,19 @@ def test_about_screen(profile):
     t = run(profile, "next*5 ok prev ok").texts()
     assert t[0] == "About"
     assert profile in t and "Firmware 0.1.0" in t and "0 records kept" in t
+
+
+def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
+    from companion.app import App
+    from companion.core.store import Store
+
+    run("pico-display-pack", TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    assert store.load_game()[0] == "aqua_brunch"
+    app = App(sim.hw, store)
+    assert app.top.__class__.__name__ == "ConfirmDialog"  # the resume prompt
+    app.finish_game(b"result bytes")
+    assert store.load_game() is None
+    assert store.records()[-1][1:] == (1, b"result bytes")
+    assert Store(sim.nvm).records()[-1][1:] == (1, b"result bytes")  # on nvm, not just RAM

@@ -10,6 +10,7 @@ from .leds import Leds
 from .ui import Toast
 
 TOAST_MS = 2500
+FINISHED_KIND = 1
 
 
 class App:
@@ -57,6 +58,12 @@ class App:
         self.store.save_settings(self.settings.to_bytes())
         self.d.set_brightness(self.settings.brightness)
         self.leds.configure(self.settings.brightness, self.settings.leds)
+
+    def finish_game(self, record):
+        """A game has ended: keep its record for the host to pull (a finished-game record,
+        kind 1) and forget the saved game, so no "Resume game?" offers it again."""
+        self.store.append_record(FINISHED_KIND, record)
+        self.store.clear_game()
 
     # the screen stack
 
