@@ -78,6 +78,7 @@ class ListMenu:
         self.group.append(self.bar)
         self.labels = []
         self.marks = []
+        self._colors = [d.FG] * self.rows
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
             lab = text(d, "", d.pad, y)
@@ -145,10 +146,13 @@ class ListMenu:
             lab = self.labels[r]
             if lab.text != s:
                 lab.text = s
-            lab.color = color
+            if self._colors[r] != color:
+                # only rows whose colour changes are redrawn (SPI time on the device)
+                lab.color = color
+                self.marks[r].color = color
+                self._colors[r] = color
             if self.marks[r].text != mark:
                 self.marks[r].text = mark
-            self.marks[r].color = color
         self.bar.hidden = not n
         self.bar.y = self.top + (self.selected - self.first) * d.row_h
         self.bar.pixel_shader[0] = d.EDIT_BG if self.editing else d.SEL_BG
