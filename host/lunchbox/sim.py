@@ -126,9 +126,17 @@ def setup_environment(mode):
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     # Blinka prints a warning about running on a PC to stdout; keep stdout for our output
-    with contextlib.redirect_stdout(io.StringIO()):
-        import microcontroller  # noqa: F401
-        import microcontroller.pin  # noqa: F401
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            import displayio  # noqa: F401
+            import microcontroller  # noqa: F401
+            import microcontroller.pin  # noqa: F401
+            import pygame  # noqa: F401
+            from adafruit_display_text import label  # noqa: F401
+            from blinka_displayio_pygamedisplay import PyGameDisplay  # noqa: F401
+    except ImportError as e:
+        raise LunchboxError("the simulator needs its libraries: {}".format(e),
+                            "pip install -e '.[sim]' (make sim does this)") from None
 
 
 def profile_settings(profile):
