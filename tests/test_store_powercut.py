@@ -87,7 +87,7 @@ def check_outcome(before, after, got, status, where):
         assert status in LOST_SETTINGS_MSGS, (where, status)
 
 
-def cut_everywhere(image, op, tear_seed=None, follow=True):
+def cut_everywhere(image, op, tear_seed=None, follow=True, tear_page=False):
     """Run ``op`` on a store mounted from ``image`` with power cut after every possible number
     of programmed bytes; check every distinct outcome. Returns (cut points, erases in op)."""
     oracle = FlashNVM(data=image)
@@ -107,6 +107,7 @@ def cut_everywhere(image, op, tear_seed=None, follow=True):
         nvm.cut_after = k
         if tear_seed is not None:
             nvm.tear = Rng(tear_seed + k)
+            nvm.tear_page = tear_page
         if k < total:
             with pytest.raises(PowerCut):
                 op(s)
@@ -160,6 +161,16 @@ def test_cut_with_half_programmed_bytes(name):
     cut_everywhere(image, OPS[name], tear_seed=1000, follow=False)
     full = bytes(fill_until_full(populated(), 16).mem)
     cut_everywhere(full, OPS[name], tear_seed=5000, follow=False)
+
+
+@pytest.mark.parametrize("name", ["game", "record"])
+def test_cut_with_a_half_programmed_page(name):
+    """Harsher: every byte from the cut to the end of its flash page keeps only some of its
+    bits. An unfinished save may then look damaged: a message is fine, a wrong state is not."""
+    image = bytes(populated().mem)
+    cut_everywhere(image, OPS[name], tear_seed=300, follow=False, tear_page=True)
+    full = bytes(fill_until_full(populated(), 16).mem)
+    cut_everywhere(full, OPS[name], tear_seed=700, follow=False, tear_page=True)
 
 
 def test_cut_in_a_small_sector_with_a_full_ring():
@@ -327,11 +338,14 @@ def test_foreign_memory_is_reported_and_replaced(name, image):
 
 def test_random_damage_never_gives_a_wrong_state():
     """Flip bytes or bits anywhere in a used sector: each mount gives the true state (the
-    damage hit nothing live), a true subset of it with a message, or a fresh start."""
+    damage hit nothing live), a true subset of it with a message, a fresh start, or - damage
+    to the very last record - the state before the last save, saying so."""
     rng = random.Random(11)
     base = populated()
     s = Store(base)
     truth = snap(s)
+    previous = snap(Store(populated(log_games=4)))
+    assert previous != truth
     image = bytes(base.mem)
     used = s.stats()["used"]
     outcomes = {"same": 0, "message": 0}
@@ -349,6 +363,9 @@ def test_random_damage_never_gives_a_wrong_state():
         if r.status is None:
             assert got == truth, trial
             outcomes["same"] += 1
+        elif r.status == store.MSG_CUT_LAST:
+            assert got in (truth, previous), trial
+            outcomes["message"] += 1
         else:
             check_outcome(truth, truth, got, r.status, trial)
             outcomes["message"] += 1
@@ -366,17 +383,22 @@ def test_truncated_and_oversized_records():
     data = bytearray(nvm.mem)
     data[pos:pos + len(rec)] = rec
     r = Store(FlashNVM(data=data))
-    assert r.status == store.MSG_CORRUPT and snap(r) == (None, None, ())
+    assert r.status == store.MSG_CUT_LAST and snap(r) == truth
     # a record cut short (its tail still erased) at the end: an unfinished save
     rec = nvmlog.encode(store.K_SETTINGS, s.stats()["seq"], b"y" * 40)
     data = bytearray(nvm.mem)
     data[pos:pos + 30] = rec[:30]
     r = Store(FlashNVM(data=data))
     assert r.status is None and snap(r) == truth
-    # the same with garbage after it: not an unfinished save
+    # the same with garbage after it: not a clean cut; reported, the state kept
     data[pos + 60] = 0
     r = Store(FlashNVM(data=data))
-    assert r.status == store.MSG_CORRUPT
+    assert r.status == store.MSG_CUT_LAST and snap(r) == truth
+    # ... unless a good record follows the damage: then nothing after it can be trusted
+    rec = nvmlog.encode(store.K_SETTINGS, s.stats()["seq"], b"z")
+    data[pos + 100:pos + 100 + len(rec)] = rec
+    r = Store(FlashNVM(data=data))
+    assert r.status == store.MSG_CORRUPT and snap(r) == (None, None, ())
 
 
 def test_sequence_wrap_and_gaps_are_reported():

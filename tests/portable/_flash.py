@@ -6,7 +6,9 @@ bytes, erases the whole sector to 0xFF and programs all of it back from byte 0. 
 erase cycles and bytes programmed, and can lose power part-way through a write:
 
 - ``cut_after = k``: power fails after k more bytes are programmed (a prefix survives).
-  With ``tear`` (an Rng), the byte at the cut is left half-programmed (some of its bits).
+  With ``tear`` (an Rng), the byte at the cut is left half-programmed (some of its bits);
+  with ``tear_page`` too, every byte from the cut to the end of its 256-byte flash page is
+  (a page is programmed as a whole, so a cut can catch all of it part-way).
 - ``erase_cut`` (an Rng): power fails during the next erase; every byte keeps its old bits
   plus some random ones set (erasing sets bits to 1 gradually, all over the sector).
 
@@ -30,6 +32,7 @@ class FlashNVM:
         self.writes = 0  # slice assignments
         self.cut_after = None
         self.tear = None
+        self.tear_page = False
         self.erase_cut = None
         self.dead = False
 
@@ -90,8 +93,12 @@ class FlashNVM:
             self.mem[start:start + k] = data[:k]
             self.programmed += k
             if self.tear is not None and k < size:
-                want = data[k]
-                self.mem[start + k] = want | (self.tear.next32() & ~want & 0xFF)
+                stop = k + 1
+                if self.tear_page:
+                    stop = min(size, (start + k) // 256 * 256 + 256 - start)
+                for j in range(k, stop):
+                    want = data[j]
+                    self.mem[start + j] = want | (self.tear.next32() & ~want & 0xFF)
             self.dead = True
             raise PowerCut("power cut after {} bytes".format(k))
         if self.cut_after is not None:

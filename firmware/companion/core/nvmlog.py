@@ -101,6 +101,31 @@ def hides(data, pos, nxt):
     return False
 
 
+def good_after(data, pos, end):
+    """True when a good record starts anywhere in ``data[pos + 1:end]``."""
+    for i in range(pos + 1, end - OVERHEAD + 1):
+        if data[i] == MAGIC and check(data, i, end)[0] == GOOD:
+            return True
+    return False
+
+
+def one_write(data, pos, end, seq):
+    """Could ``data[pos:end]`` be one save (a record numbered ``seq``, maybe followed by a
+    12-byte record numbered ``seq + 1``) whose programming was cut, leaving bytes with only
+    some of their bits? A page is programmed as a whole, so such bytes end with their page."""
+    last = end - 1
+    while last > pos and data[last] == ERASED:
+        last -= 1
+    if data[pos] == MAGIC and pos + HEADER <= end and seq_of(data, pos) == seq:
+        return last < step(data, pos, end) + OVERHEAD  # the header was programmed
+    if last >= (pos // 256 + 1) * 256:
+        return False
+    for i in range(pos + 1, last - HEADER + 2):  # a second record's header: two writes
+        if data[i] == MAGIC and seq_of(data, i) == seq + 1:
+            return False
+    return True
+
+
 def resized(data, pos, nxt):
     """True when the programmed part of a torn-looking record is a whole record after all, whose
     length field was damaged to point into erased space: damage, not an unfinished append."""

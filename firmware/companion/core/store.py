@@ -15,7 +15,7 @@ memory held something the store could not use (it then starts fresh, or with wha
 from shared_rules._compat import const
 
 from . import nvmlog
-from .nvmlog import BLANK, GOOD, MAGIC, OVERHEAD
+from .nvmlog import BAD, BLANK, GOOD, MAGIC, OVERHEAD
 
 VERSION = const(1)  # format version, in the base record
 
@@ -47,13 +47,14 @@ MSG_CUT = "Power cut while saving - starting fresh"
 MSG_CUT_GAME = "Power cut while saving - saved game lost"
 MSG_CUT_SETTINGS = "Power cut while saving - settings reset"
 MSG_CUT_RECORDS = "Power cut while saving - some game records lost"
+MSG_CUT_LAST = "Power cut while saving - last change lost"
 MSG_NO_NVM = "No memory for saves - nothing will be kept"
 MSG_ERROR = "Saved data unreadable - starting fresh"
 
 # A notice (what was lost) is kept in the base record of the image written after damage, and
 # shown at every mount until the next save: a power cut right after the repair cannot hide it.
 _NOTICES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT_RECORDS, MSG_CUT, MSG_CORRUPT,
-            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK)
+            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK, MSG_CUT_LAST)
 _FRESH = (MSG_CUT, MSG_CORRUPT, MSG_FOREIGN, MSG_VERSION, MSG_ERROR)
 _LOSSES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT, MSG_CUT_RECORDS, MSG_CUT_GAME,
            MSG_CUT_SETTINGS, MSG_CUT)  # by mask: 1 game, 2 settings, 4 records
@@ -63,9 +64,9 @@ def _combine(old, new):
     """One message for two losses (an earlier notice not yet seen, and a new one)."""
     if new is None:
         return old
-    if old is None or old == MSG_BLANK:
+    if old is None or old == MSG_BLANK or old == MSG_CUT_LAST:
         return new
-    if new == MSG_BLANK or old in _FRESH:
+    if new == MSG_BLANK or new == MSG_CUT_LAST or old in _FRESH:
         return old
     if new in _FRESH:
         return new
@@ -424,11 +425,22 @@ class Store:
         # shows as a gap; a torn append (prefix programmed, last byte still erased) is skipped
         # and its number reused by the next append.
         expect = base_seq + 1
+        msg = None
         while pos < end:
             verdict, nxt = nvmlog.check(data, pos, end)
-            if verdict == BLANK:
-                if not nvmlog.erased(data, pos, end):
+            if verdict == BLANK and nvmlog.erased(data, pos, end):
+                break
+            if verdict != GOOD and not (verdict == BAD and nvmlog.torn(data, pos, nxt, end)
+                                        and not nvmlog.hides(data, pos, nxt)
+                                        and not nvmlog.resized(data, pos, nxt)):
+                # Not an append cut cleanly. As the very end of the log (nothing good after
+                # it) it is a save whose programming was cut unevenly, or the last record
+                # damaged: keep the state before it and say so. Anywhere else: corrupt.
+                if nvmlog.good_after(data, pos, end) or not nvmlog.one_write(data, pos, end,
+                                                                            expect):
                     raise _Corrupt(MSG_CORRUPT)
+                msg = MSG_CUT_LAST
+                pos = end
                 break
             if verdict == GOOD:
                 if nvmlog.seq_of(data, pos) != expect:
@@ -438,14 +450,11 @@ class Store:
                     raise _Corrupt(MSG_CORRUPT)
                 self._apply(data, pos, nxt)
                 expect += 1
-            elif not nvmlog.torn(data, pos, nxt, end) or nvmlog.hides(data, pos, nxt) \
-                    or nvmlog.resized(data, pos, nxt):
-                raise _Corrupt(MSG_CORRUPT)  # damage, not an unfinished append
-            pos = nxt
+            pos = nxt  # a good record, or an append cut cleanly (its number is reused)
         self._pos = pos
         self._seq = expect
         self._ring.sort()
-        return None
+        return msg
 
     def _apply(self, data, pos, nxt):
         """Apply one good record to the in-memory state."""
