@@ -109,13 +109,14 @@ def _later(g, unknown):
     return a.winner == AUTOMA_SEAT
 
 
-def _after(g, unknown=()):
-    """Rate state g just after a human action (refills possibly pending)."""
+def _after(g, unknown=(), quiet=False):
+    """Rate state g just after a human action (refills possibly pending). ``quiet``: the human
+    cannot win within the horizon (see _quiet), so refills matter only to the Automa."""
     if g.is_over():
         return (WIN if g.winner == HUMAN else LOSE), ()
     if not g.pending:
         if g.turn == HUMAN:
-            return _best(g)
+            return _best(g, unknown, quiet)
         a = g.copy()
         a.apply(AUTOMA)
         if a.winner == AUTOMA_SEAT:
@@ -126,20 +127,30 @@ def _after(g, unknown=()):
     # A refill matters if the Automa takes it next, or (mid-turn, after Hot Drink) if the human
     # may take it now; otherwise a stand-in gives the same answer.
     if g.turn == AUTOMA_SEAT:
-        matters = g.automa_cell() == c
+        target = g.automa_cell() == c
     else:
-        # (the human's own take of it matters only if it could be a third triplet)
-        matters = ((c % 3 == g.pick and g.triplets(HUMAN) == 2)
-                   or g.automa_cell((g.pick + 1) % 3) == c)
+        target = g.automa_cell((g.pick + 1) % 3) == c
+    # (the human's own take of it matters only if it could be a third triplet)
+    matters = target or (g.turn == HUMAN and c % 3 == g.pick and g.triplets(HUMAN) == 2)
     if not matters or len(foods) == 1:
         h = g.copy()
         h.apply(foods[0])
-        return _after(h, tuple(unknown) + ((c,) if len(foods) > 1 else ()))
+        return _after(h, tuple(unknown) + ((c,) if len(foods) > 1 else ()), quiet)
+    # When only the Automa can win, a refill it takes next acts only through how many of that
+    # food it holds and whether it can pair with its second card (in the column it takes from
+    # next-but-one): foods alike in both ways get the same answer, so rate one of each.
+    col2 = g.pick if g.turn == HUMAN else (g.pick + 2) % 3
+    col_foods = [g.grid[x] for x in range(col2, 9, 3)]
+    seen = {}
     worst, bad, good = WIN, [], 0
     for t in foods:
-        h = g.copy()
-        h.apply(t)
-        v = _after(h, unknown)[0]
+        key = g.taken[AUTOMA_SEAT][t] * 16 + (t if t in col_foods else 0)
+        v = seen.get(key) if quiet and target else None
+        if v is None:
+            h = g.copy()
+            h.apply(t)
+            v = _after(h, unknown, quiet)[0]
+            seen[key] = v
         if v > worst:
             worst, bad = v, [t]
         elif v == worst:
@@ -153,20 +164,30 @@ def _after(g, unknown=()):
     return worst, tuple(bad)
 
 
-def _best(g):
+def _best(g, unknown=(), quiet=False):
     best = None
     for a in g.legal_actions():
         if TAKE <= a < TAKE + 9:
-            v = _rate(g, a)
+            v = _rate(g, a, unknown, quiet)
             if best is None or v[0] < best[0]:
                 best = v
     return best if best is not None else (LOSE, ())
 
 
-def _rate(g, action):
+def _rate(g, action, unknown=(), quiet=False):
     h = g.copy()
     h.apply(action)
-    return _after(h)
+    return _after(h, unknown, quiet)
+
+
+def _quiet(g):
+    """True when no take this turn can give the human a second triplet: then the human cannot
+    win before the Automa's second turn, and the hints may share work (below)."""
+    n = g.triplets(HUMAN)
+    for t in range(1, 13):
+        if g.taken[HUMAN][t] == 2:
+            return n == 0
+    return n < 2
 
 
 def hints(game, coupons=True):
@@ -174,11 +195,44 @@ def hints(game, coupons=True):
     ``coupons`` is False), sorted by action; [] when it is not the human's move."""
     if not _playing(game):
         return []
+    quiet = _quiet(game)
+    acts = game.legal_actions()
     out = []
-    for a in game.legal_actions():
-        if coupons or TAKE <= a < TAKE + 9:
-            v, foods = _rate(game, a)
-            out.append((a, v, foods))
+    best = None
+    for a in acts:
+        if TAKE <= a < TAKE + 9:
+            v = _rate(game, a, (), quiet)
+            out.append((a, v[0], v[1]))
+            if best is None or v[0] < best[0]:
+                best = v
+    if not coupons:
+        return out
+    # Shortcuts while the human cannot win soon: a coupon action that leaves the Automa's next
+    # card (t1) alone rates like the best plain take: Jelly Bubbles away from t1, and Hot Drink
+    # outside the Pick column and t1 (while the deck is far from the cards sent under it).
+    # Jelly Bubbles onto t1 depends only on the food moved there.
+    t1 = game.automa_cell((game.pick + 1) % 3)
+    far = game.deck >= len(game.bottom) + 5
+    jelly = {}
+    for a in acts:
+        if TAKE <= a < TAKE + 9:
+            continue
+        kind, x, y, _ = decode(a)
+        v = None
+        if quiet and kind == "jelly":
+            if x != t1 and y != t1:
+                v = best
+            else:
+                food = game.grid[y if x == t1 else x]
+                v = jelly.get(food)
+                if v is None:
+                    v = jelly[food] = _rate(game, a, (), quiet)
+        elif quiet and far and kind == "hot" and x != t1 and x % 3 != game.pick:
+            v = best
+        if v is None:
+            v = _rate(game, a, (), quiet)
+        out.append((a, v[0], v[1]))
+    out.sort()
     return out
 
 
