@@ -61,7 +61,13 @@ CHANCE = const(-1)  # current_player() while a card is being drawn, dealt or sto
 
 
 MAX_PLAYERS = const(6)
-UNDO_LIMIT = const(200)
+UNDO_LIMIT = const(64)  # about 100 bytes each: keep the Pico heap free
+
+
+def _int_in(value, lo, hi, what):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError("{} must be {}..{}, got {!r}".format(what, lo, hi, value))
+    return value
 
 
 class SpaceDays:
@@ -79,28 +85,16 @@ class SpaceDays:
     def __init__(self, players=2, first=0, decks=None, counts=None, start_hand=0,
                  planet_killer_score=0, evil_cube_clears="adjacent", scavenger_junk="any",
                  planet_killer_shields=False, tiebreak_covered=True):
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("players must be 2..{}, got {!r}".format(MAX_PLAYERS, players))
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError("players must be 2..{}, got {!r}".format(MAX_PLAYERS, players))
-        self.n = players
+        self.n = _int_in(players, 2, MAX_PLAYERS, "players")
         self.first = self._seat(first)
         if decks is None:
             decks = (players + 1) // 2
         self.decks = decks
         self.per_deck, self.total = cards.deck_counts(counts, decks)
-        if isinstance(start_hand, bool) or not isinstance(start_hand, int) or not (
-            0 <= start_hand <= 20
-        ):
-            raise ValueError("start_hand must be 0..20, got {!r}".format(start_hand))
+        self.start_hand = _int_in(start_hand, 0, 20, "start_hand")
         if start_hand * players > sum(self.total):
             raise ValueError("start_hand {} needs more cards than the deck has".format(start_hand))
-        self.start_hand = start_hand
-        if isinstance(planet_killer_score, bool) or not isinstance(planet_killer_score, int) or not (
-            0 <= planet_killer_score <= 20
-        ):
-            raise ValueError("planet_killer_score must be 0..20, got {!r}".format(planet_killer_score))
-        self.pk_score = planet_killer_score
+        self.pk_score = _int_in(planet_killer_score, 0, 20, "planet_killer_score")
         if evil_cube_clears not in ("adjacent", "ends"):
             raise ValueError("evil_cube_clears must be 'adjacent' or 'ends', got {!r}".format(
                 evil_cube_clears))

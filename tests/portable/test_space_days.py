@@ -537,3 +537,37 @@ def test_short_seeded_game_round_trips_and_undoes():
     assert g.is_over()
     total = list(g.discard_counts())
     assert min(total) >= 0
+
+
+def test_legal_actions_list_a_small_position():
+    g = game(boards=[board(sat="rocket_ship"), board(sat="hospital_ship")],
+             hands=[["time_warp", "solar_probe"], []])
+    assert g.legal_actions() == [
+        (DRAW, 0, 0, 0, 0, 0),
+        (PLAY, sdc.TIME_WARP, 1, 5, 0, 0),
+        (PLAY, sdc.SOLAR_PROBE, 0, 0, 0, 0),
+    ]
+
+
+def test_describe_and_names_in_actions():
+    g = game(hands=[["space_junk", "time_warp"], []])
+    assert g.normalize(("play", "Space Junk", 1, "Tue")) == (PLAY, sdc.SPACE_JUNK, 1, 1, 0, 0)
+    assert g.describe(("play", "space_junk", 1, "tue")) == "space junk on player 1's tuesday"
+    assert g.describe((DRAW,)) == "draw"
+    assert g.describe((PLAY, "time_warp", 1, "sat", 1, 0)) == (
+        "time warp with player 1 on saturday: item 1 with item 0")
+    assert g.describe((CARD, "teleport")) == "card: teleport"
+
+
+def test_undo_is_bounded():
+    g = SpaceDays()
+    assert not g.can_undo()
+    for _ in range(35):  # 70 actions
+        g.apply((DRAW,))
+        g.apply((CARD, g.chance_outcomes()[0][0][1]))
+    undone = 0
+    while g.can_undo():
+        g.undo()
+        undone += 1
+    assert undone == 64
+    assert sum(g.deck) == 39 - 3  # the first 6 actions are beyond reach
