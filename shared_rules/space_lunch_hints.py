@@ -249,21 +249,33 @@ def _coupon(a):
     return "Jelly " + where(x) + "+" + where(y)
 
 
+def _coupon_may_win(g):
+    """Could a coupon action win now? Only by Chill Jar on the last card of a third triplet."""
+    if not g.coupons or g.acted or g.triplets(HUMAN) < 2:
+        return False
+    for c in range(9):
+        if g.grid[c] and c % 3 != g.pick and g.taken[HUMAN][g.grid[c]] == 2:
+            return True
+    return False
+
+
 def advice(game, short=False):
     """One phrase for the player, at most 32 characters (21 with ``short``), e.g.
-    "take row 2 or the Automa wins"; "" when it is not the human's move."""
+    "take row 2 or the Automa wins"; "" when it is not the human's move. Rates the coupon
+    actions only when they could matter (they cost far more than the three takes)."""
     if not _playing(game):
         return ""
-    hs = hints(game)
-    takes = [h for h in hs if TAKE <= h[0] < TAKE + 9]
-    others = [h for h in hs if not TAKE <= h[0] < TAKE + 9]
+    takes = hints(game, coupons=False)
     for a, v, _ in takes:
         if v == WIN:
             return _row(a) + " wins!" if short else "take " + _row(a) + ": you win!"
+    safe = [h for h in takes if h[1] == SAFE]  # LATER and worse count as unsafe
+    others = []
+    if _coupon_may_win(game) or (not safe and game.coupons and not game.acted):
+        others = [h for h in hints(game) if not TAKE <= h[0] < TAKE + 9]
     for a, v, _ in others:
         if v == WIN:
             return _coupon(a) + " wins" if short else _coupon(a) + ": you win!"
-    safe = [h for h in takes if h[1] == SAFE]  # LATER and worse count as unsafe
     if len(safe) == len(takes):
         t = threat(game)
         if t is None or not t[1]:
