@@ -204,6 +204,24 @@ def test_torn_save_keeps_last_committed():
         assert s3.status is None and s3.load_game() == ("g", b"next"), cut
 
 
+def test_half_programmed_page_keeps_state_and_says_so():
+    for cut in (0, 3, 20, 60):
+        nvm, s = fresh()
+        s.save_game("g", b"old" * 20)
+        nvm.cut_after = cut
+        nvm.tear = Rng(cut + 1)
+        nvm.tear_page = True  # every byte from the cut to the page end gets some bits
+        with raises(PowerCut):
+            s.save_game("g", b"new" * 20)
+        nvm.power_on()
+        s2 = Store(nvm)
+        assert s2.load_game() == ("g", b"old" * 20), cut
+        assert s2.status in (None, store.MSG_CUT_LAST), cut
+        s2.save_game("g", b"next")
+        s3 = Store(nvm)
+        assert s3.status is None and s3.load_game() == ("g", b"next"), cut
+
+
 def test_torn_compaction_never_wrong():
     nvm, s = fresh(512)
     s.save_settings(b"S")

@@ -67,7 +67,7 @@ def check(data, pos, end):
     if (data[pos + 2] << 8) | data[pos + 3] != nxt - pos - OVERHEAD:
         return BAD, nxt  # an insane length (step fell back to the smallest size)
     c = crc32(data, pos, nxt - 4)
-    if c >> 8 != int.from_bytes(data[nxt - 4:nxt - 1], "big"):
+    if c >> 8 != (data[nxt - 4] << 16) | (data[nxt - 3] << 8) | data[nxt - 2]:
         return BAD, nxt
     # The last byte may be missing bits (power cut while programming exactly that byte):
     # the 24 bits before it already vouch for the record, so that counts as written.
@@ -77,12 +77,9 @@ def check(data, pos, end):
     return GOOD, nxt
 
 
-def kind_of(data, pos):
-    return data[pos + 1]
-
-
 def seq_of(data, pos):
-    return int.from_bytes(data[pos + 4:pos + 8], "big")
+    # shifts, not int.from_bytes of a slice: no allocation while numbers stay below 2**30
+    return (data[pos + 4] << 24) | (data[pos + 5] << 16) | (data[pos + 6] << 8) | data[pos + 7]
 
 
 def torn(data, pos, nxt, end):

@@ -460,7 +460,7 @@ class Store:
         """Apply one good record to the in-memory state."""
         kind = data[pos + 1]
         seq = nvmlog.seq_of(data, pos)
-        body = bytes(data[pos + 8:nxt - 4])
+        body = bytes(memoryview(data)[pos + 8:nxt - 4])
         if kind == K_GAME:
             n = body[0] if body else 0
             if n < 1 or n > MAX_ID_LEN or 1 + n > len(body):
