@@ -8,8 +8,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "mp" / "runner.mjs"
 PORTABLE_TESTS = ROOT / "tests" / "portable"
-# The portable code: what the lane loads (as /lib/<name>) and the portability check covers.
+# What the lane copies into the interpreter (as /lib/<name>) ...
 PORTABLE_LIBS = (ROOT / "shared_rules", ROOT / "firmware" / "companion")
+# ... and what of it is portable, so imported there and checked by `make portability`: the
+# rest of companion/ needs displayio and board, which only CircuitPython and Blinka have.
+PORTABLE_CODE = (
+    ROOT / "shared_rules",
+    ROOT / "firmware" / "companion" / "core",
+    ROOT / "firmware" / "companion" / "__init__.py",
+)
 # A Pico running CircuitPython has about 190 KB free; run with little more than that so code
 # that needs a PC's heap fails here, not at the table.
 DEFAULT_HEAP = 256 * 1024
@@ -69,15 +76,19 @@ def run(libs=PORTABLE_LIBS, tests_dir=None, module=None, imports=(), code=None, 
     return LaneResult(proc.stdout + proc.stderr, proc.returncode)
 
 
-def portable_modules(libs=PORTABLE_LIBS):
-    """Dotted names of every .py module under the portable libs, as the lane imports them."""
+def portable_modules(code=PORTABLE_CODE):
+    """Dotted names of every portable module, as the lane imports them."""
     names = []
-    for lib in libs:
-        base = Path(lib)
-        for path in sorted(base.rglob("*.py")):
+    for item in code:
+        item = Path(item)
+        paths = [item] if item.is_file() else sorted(item.rglob("*.py"))
+        top = item.parent
+        while (top / "__init__.py").exists():
+            top = top.parent
+        for path in paths:
             if "__pycache__" in path.parts:
                 continue
-            rel = path.relative_to(base.parent).with_suffix("")
+            rel = path.relative_to(top).with_suffix("")
             parts = list(rel.parts)
             if parts[-1] == "__init__":
                 parts = parts[:-1]

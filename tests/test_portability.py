@@ -143,7 +143,6 @@ def test_missing_path_is_reported(tmp_path):
 
 
 def test_the_project_itself_is_portable():
-    files, findings = check_paths([mplane.ROOT / "shared_rules",
-                                   mplane.ROOT / "firmware" / "companion" / "core"])
+    files, findings = check_paths(mplane.PORTABLE_CODE)
     assert files
     assert not findings, "\n".join(str(f) for f in findings)
