@@ -34,6 +34,10 @@ test: lint portability pytest
 sim: $(STAMP)
 	$(BIN)/lunchbox sim $(SIM_ARGS)
 
+# Re-render the README pictures from the simulator (a test fails when they are out of date).
+screenshots: $(STAMP)
+	$(BIN)/lunchbox sim --readme-shots docs/img
+
 bench: $(STAMP) $(NODE_STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
