@@ -338,3 +338,17 @@ def test_profile_is_not_modified_by_validation(pack):
     profiles.validate(pack)
     profiles.render_settings(pack)
     assert pack == before
+
+
+@pytest.mark.parametrize("pid", EXPECTED_IDS)
+def test_firmware_reads_the_rendered_settings(pid):
+    # The device parses settings.toml with companion.core.settings: it must read back every pin.
+    settings = pytest.importorskip("companion.core.settings")
+    profile = profiles.load_profile(pid)
+    cfg = settings.read(tomllib.loads(profiles.render_settings(profile)).get)
+    assert cfg["profile"] == pid
+    assert cfg["display"] == profile["display"]["driver"]
+    assert cfg["display_pins"] == profile["display"]["pins"]
+    assert cfg["buttons"] == [(b["role"], b["pin"]) for b in profile["buttons"]]
+    assert cfg["neopixel"] == profile["leds"].get("neopixel")
+    assert (cfg["rgb_led"] or None) == profile["leds"].get("rgb")
