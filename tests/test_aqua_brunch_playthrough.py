@@ -49,7 +49,7 @@ def play(seed, players, check_every=True):
     rounds_seen = set()
     while not g.is_over():
         a = _random_action(g, rng)
-        before = g.to_bytes()
+        before = g.to_bytes() if check_every else None
         g.apply(a)
         steps += 1
         if not check_every and g.round not in rounds_seen:
