@@ -146,7 +146,7 @@ def _money(usd):
 
 
 def bom_table(profile):
-    rows = ["| Part | Qty | Typical source | Approx. unit price (USD, 2026) |",
+    rows = ["| Part | Qty | Typical source | Unit price (USD, approximate, 2026) |",
             "|---|---:|---|---:|"]
     total = optional_total = 0.0
     for item in profile.get("bom", []):
