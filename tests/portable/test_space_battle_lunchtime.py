@@ -84,6 +84,9 @@ def test_card_codes_round_trip():
 
 
 def test_presiding_judges():
+    # The rulebook's example: Goops (judge 0) presides over Choco Gems (position 0) and Pizza
+    # Orb (1); Gatorax (judge 1) over Pizza Orb and Chickenish (2). A gold Pizza Orb may take
+    # either reward, a gold Choco Gems only Goops'.
     assert presiding_judges(0) == (0,)
     assert presiding_judges(1) == (0, 1)
     assert presiding_judges(2) == (1, 2)
