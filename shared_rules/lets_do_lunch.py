@@ -109,6 +109,16 @@ def eat(cells, i, me):
     x0 = i % 7
     y0 = i // 7
     eaten = []
+    # Most spaces touch no enemy at all: check the neighbours first (the AI asks a lot).
+    near = cells[i - 7 if y0 else i + 42] == opp or cells[i + 7 if y0 < 6 else x0] == opp
+    if not near and x0 > 0:
+        near = (cells[i - 1] == opp or (y0 > 0 and cells[i - 8] == opp)
+                or (y0 < 6 and cells[i + 6] == opp))
+    if not near and x0 < 6:
+        near = (cells[i + 1] == opp or (y0 > 0 and cells[i - 6] == opp)
+                or (y0 < 6 and cells[i + 8] == opp))
+    if not near:
+        return eaten
     for dx, dy in _DIRS:
         x = x0 + dx
         y = y0 + dy

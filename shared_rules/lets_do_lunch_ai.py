@@ -113,19 +113,35 @@ def evaluate(cells, hands, me, to_roll):
     return 100 * (hands[opp] - hands[me]) + W_LATER * mine - W_NEXT * theirs
 
 
-class _Search:
-    __slots__ = ("cells", "hands", "me", "nodes")
+def _material(hands, me):
+    opp = 1 - me
+    if hands[me] == 0:
+        return _WIN + hands[opp]
+    if hands[opp] == 0:
+        return -_WIN - hands[me]
+    return 100 * (hands[opp] - hands[me])
 
-    def __init__(self, cells, hands, me):
+
+class _Search:
+    """Expectimax over placements and rolls, placing and taking back in ``cells``. With
+    ``full`` False the leaves count material only (the positional part is added once, at the
+    root, by ``scores``: the evaluation is most of a search's time on a Pico)."""
+
+    __slots__ = ("cells", "hands", "me", "full", "nodes")
+
+    def __init__(self, cells, hands, me, full=True):
         self.cells = cells
         self.hands = hands
         self.me = me
+        self.full = full
         self.nodes = 0
 
     def chance(self, mover, depth):
         """Expected value for ``me`` when ``mover`` is about to roll."""
         if depth == 0:
-            return evaluate(self.cells, self.hands, self.me, mover)
+            if self.full:
+                return evaluate(self.cells, self.hands, self.me, mover)
+            return _material(self.hands, self.me)
         total = 0
         for col, again, w in _OUTCOMES:
             if col is None:
@@ -139,6 +155,25 @@ class _Search:
         """Value for ``me`` of ``mover`` choosing best in ``col``."""
         cells = self.cells
         x = col - 3
+        if depth == 1 and not self.full:
+            # The last placement with material-only leaves: whoever places takes the most it
+            # can eat, and nothing needs placing (``eat`` does not read the origin cell).
+            most = -1
+            for i in range(x, 49, 7):
+                if not cells[i]:
+                    n = len(eat(cells, i, mover + 1))
+                    if n > most:
+                        most = n
+            if most >= 0:
+                self.nodes += 1
+                hands = self.hands
+                hands[mover] -= 1
+                hands[1 - mover] += most
+                v = _material(hands, self.me)
+                hands[mover] += 1
+                hands[1 - mover] -= most
+                return v
+            return self.chance(mover if again else 1 - mover, 0)
         best = None
         maximize = mover == self.me
         for y in range(7):
@@ -165,7 +200,7 @@ class _Search:
         hands[mover] -= 1
         hands[1 - mover] += len(eaten)
         if hands[mover] == 0:
-            v = evaluate(cells, hands, self.me, mover)
+            v = _material(hands, self.me)
         else:
             v = self.chance(mover if again else 1 - mover, depth - 1)
         hands[mover] += 1
@@ -183,6 +218,45 @@ def _pick(options, rng):
     return options[rng.randbelow(len(options))]
 
 
+# HARD's positional term after its own placement: its own best capture on each column it
+# might roll next, weighted by the chance of that column, and a little for its exposed
+# cannibals (the enemy's immediate threats are already in the search: its every reply to
+# every roll).
+H_MINE = 4
+H_THEIRS = 1
+
+
+def _threats(cells, side):
+    """Sum over the columns of (chance in 27 of rolling that column) x (the most ``side``
+    could eat by placing there now)."""
+    total = 0
+    for x in range(7):
+        best = 0
+        for e in range(x, 49, 7):
+            if not cells[e]:
+                n = len(eat(cells, e, side))
+                if n > best:
+                    best = n
+        total += _COL_WEIGHT[x] * best
+    return total
+
+
+def _positional_after(cells, hands, me, i):
+    """HARD's positional term once ``me`` has placed at ``i`` (cells restored)."""
+    side = me + 1
+    cells[i] = side
+    eaten = eat(cells, i, side)
+    for j in eaten:
+        cells[j] = 0
+    v = 0
+    if hands[me] > 1:  # not the winning placement
+        v = H_MINE * _threats(cells, side) - H_THEIRS * _exposure(cells)[side]
+    for j in eaten:
+        cells[j] = 3 - side
+    cells[i] = 0
+    return v
+
+
 def scores(match, level=HARD, depth=HARD_DEPTH):
     """``[(action, value)]`` for each legal placement of the current player, by ``level``."""
     if match.phase != PLACE:
@@ -190,16 +264,17 @@ def scores(match, level=HARD, depth=HARD_DEPTH):
             match.phase))
     me = match.player
     col = match.column
-    search = _Search(bytearray(match.board.cells), [match.hands[0], match.hands[1]], me)
+    cells = bytearray(match.board.cells)
+    hands = [match.hands[0], match.hands[1]]
+    search = _Search(cells, hands, me, level != HARD)
     out = []
     for row in match.board.empty_rows(col):
         i = (row - 1) * 7 + col - 3
         if level == HARD:
-            v = search.after(me, i, match.again, depth)
+            v = search.after(me, i, match.again, depth) + _positional_after(cells, hands, me, i)
         elif level == MEDIUM:
             v = search.after(me, i, match.again, 1)
         else:
-            cells = search.cells
             cells[i] = me + 1
             v = len(eat(cells, i, me + 1))
             cells[i] = 0
