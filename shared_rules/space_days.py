@@ -126,6 +126,15 @@ class SpaceDays:
 
     def normalize(self, action):
         """The canonical 6-int tuple for an action given with names or fewer fields."""
+        if type(action) is tuple and len(action) == 6:
+            # Fast path for canonical tuples (what legal_actions returns); `type(...) is int`
+            # also keeps bools out.
+            op, kind, b, day, i, j = action
+            if (type(op) is int and type(kind) is int and type(b) is int and type(day) is int
+                    and type(i) is int and type(j) is int and 0 <= op < len(OPS)
+                    and 0 <= kind < KINDS and 0 <= b < self.n and 0 <= day < 7
+                    and 0 <= i < 256 and 0 <= j < 256):
+                return action
         if not isinstance(action, (tuple, list)) or not 1 <= len(action) <= 6:
             raise ValueError("an action is a tuple of 1..6 fields, got {!r}".format(action))
         op = action[0]

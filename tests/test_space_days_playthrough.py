@@ -107,6 +107,32 @@ def check_illegal_refused(g, rng, legal, data):
         assert g.to_bytes() == data
 
 
+def check_complete(g, legal):
+    """Every legal action is listed: try them all (plays of the cards in hand, every target)."""
+    tried = set()
+    most = max(len(s) for row in g.boards for s in row) + 1
+    kinds = range(sdc.KINDS)
+    if not g.is_chance_node():
+        kinds = [k for k in kinds if g.hands[g.turn][k]] or [0]
+    swaps = (sdc.TIME_WARP, sdc.HYPERSPACE_WEB)
+    for op in range(5):
+        for k in kinds if op in (CARD, PLAY) else (0,):
+            two = op == REPLY or (op == PLAY and k in swaps)
+            one = two or (op == PLAY and k == sdc.TELEPORT)
+            for b in range(g.n) if op == PLAY else (0,):
+                for d in range(7) if op in (PLAY, REPLY) else (0,):
+                    for i in range(most) if one else (0,):
+                        for j in range(most) if two else (0,):
+                            a = (op, k, b, d, i, j)
+                            if g.check(a) is None:
+                                tried.add(a)
+    if g.is_chance_node():
+        for k in range(sdc.KINDS):
+            if g.check((CARD, k)) is None:
+                tried.add((CARD, k, 0, 0, 0, 0))
+    assert tried == set(legal), (sorted(tried ^ set(legal)))
+
+
 def check_corruption(rng, data):
     blob = bytearray(data)
     how = rng.randrange(3)
@@ -136,18 +162,20 @@ def play_games(seeds, stats):
         while not g.is_over():
             legal = g.legal_actions()
             check_invariants(g, legal)
-            if steps % 4 == 0:
+            if steps % 6 == 0:
                 for a in legal:
                     assert g.check(a) is None, a
             a = choose(g, rng, style, legal)
-            if steps % 5 == 0:
+            if steps % 41 == 7:
+                check_complete(g, legal)
+            if steps % 8 == 0:
                 check_illegal_refused(g, rng, legal, data)
                 stats["accepted_corrupt"] += check_corruption(rng, data)
             g.apply(a)
             stats["ops"][a[0]] += 1
             if a[0] == PLAY:
                 stats["played"][a[1]] += 1
-            if steps % 3 == 0:
+            if steps % 4 == 2:
                 g.undo()
                 assert g.to_bytes() == data
                 g.apply(a)
