@@ -131,9 +131,10 @@ class Table:
         """Play one action. On a ValueError nothing has changed."""
         if self.is_over():
             raise ValueError("the game is over")
+        if self.pending and not (isinstance(action, int) and 1 <= action <= 12):
+            raise ValueError("enter the new card at {} first: a food type 1-12, not {!r}".format(
+                where(self.pending[0]), action))
         kind, a, b, paid = decode(action)
-        if self.pending and kind != "card":
-            raise ValueError("first enter the new card at " + where(self.pending[0]))
         if kind == "card":
             self._enter(a)
         else:
