@@ -1,7 +1,7 @@
 """Let's Do Lunch: the computer opponent, three levels.
 
-- EASY: places at random, and takes a capture only half the time it sees one: a beginner who
-  looks for sandwiches beats it.
+- EASY: places at random two times in three, otherwise takes the biggest capture: a beginner
+  who looks for sandwiches beats it.
 - MEDIUM: one ply: the best placement by the evaluation below (captures first, then the least
   exposed spot), no look-ahead over the dice.
 - HARD: expectimax over the dice: its placement, then every roll of the next player (the eight
@@ -303,7 +303,7 @@ def choose(match, level=HARD, rng=None, depth=HARD_DEPTH):
         return 1  # ANNOUNCED
     if level == EASY:
         scored = scores(match, EASY)
-        if rng is not None and rng.randbelow(2):
-            return _pick([a for a, _ in scored], rng)
+        if rng is not None and rng.randbelow(3):
+            return _pick([a for a, _ in scored], rng)  # two times in three: anywhere
         return _best(scored, rng)
     return _best(scores(match, level, depth), rng)

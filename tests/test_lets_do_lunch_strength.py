@@ -21,3 +21,14 @@ def test_hard_beats_greedy_over_1000_seeded_games():
     rate = wins / GAMES
     assert rate >= MIN_RATE, "HARD won {} of {} games against greedy ({:.1%})".format(
         wins, GAMES, rate)
+
+
+def test_easy_loses_to_a_player_who_just_looks_for_sandwiches():
+    # The greedy player is what a beginner does after one game: take what can be eaten.
+    wins = bench.strength(200, bench.ai.EASY)
+    assert wins < 200 * 0.45, "EASY won {} of 200 against greedy".format(wins)
+
+
+def test_medium_sits_between():
+    wins = bench.strength(200, bench.ai.MEDIUM)
+    assert wins > 200 * 0.5, "MEDIUM won only {} of 200 against greedy".format(wins)

@@ -306,6 +306,26 @@ def test_computer_levels_choose_legal_placements():
         choose(m, HARD)  # a roll is not the computer's decision
 
 
+def test_computer_avoids_an_exposed_space():
+    # Column 5 rolled, an enemy at (5, 1): rows 2 and 7 (by the wrap) would sit next to it with
+    # an empty space beyond, for the enemy to close on a roll of 5.
+    m = _position(["..B....", EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY], 0)
+    m.roll((1, 2, 2))
+    for level in (MEDIUM, HARD):
+        for seed in range(4):
+            assert choose(m, level, Rng(seed)) not in (52, 57)
+
+
+def test_hard_prefers_the_capture_that_is_not_eaten_back():
+    # Rows 4 and 6 each eat one; row 4 would leave the new cannibal between B at (5, 3) and
+    # the empty (5, 5), for B to eat back on a roll of 5.
+    m = _position([EMPTY, EMPTY, "..B....", "AB.....", EMPTY, "AB.....", EMPTY], 0)
+    m.roll((1, 1, 3))
+    for seed in range(4):
+        assert choose(m, HARD, Rng(seed)) == 56
+    assert greedy_action(m, Rng(0)) in (54, 56)
+
+
 def test_short_seeded_game_against_the_computer():
     m = Match(target=1)
     dice = Rng(2026)
