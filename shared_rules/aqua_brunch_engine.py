@@ -222,7 +222,7 @@ class AquaBrunch:
         if action not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
         if self.max_undo:
-            self._undo.append(self.to_bytes())  # portable: ok (our method)
+            self._undo.append(self.to_bytes())
             if len(self._undo) > self.max_undo:
                 self._undo.pop(0)
         kind = action[0]
@@ -374,7 +374,7 @@ class AquaBrunch:
         g = cls(n, max_undo)
         g._load(data[:-2])
         # Padding or ordering that to_bytes never writes.
-        if g.to_bytes() != bytes(data):  # portable: ok (our method)
+        if g.to_bytes() != bytes(data):
             raise ValueError("Aqua Brunch state is not in canonical form")
         return g
 

@@ -222,7 +222,7 @@ class SpaceBattle:
         elif a not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
         if self.max_undo:
-            self._undo.append(self.to_bytes())  # portable: ok (our method)
+            self._undo.append(self.to_bytes())
             if len(self._undo) > self.max_undo:
                 self._undo.pop(0)
         kind = a[0]
@@ -370,7 +370,7 @@ class SpaceBattle:
             raise ValueError("bad player count {} in Space Battle Lunchtime state".format(n))
         g = cls(n, None, max_undo)
         g._load(data[:-2])
-        if g.to_bytes() != bytes(data):  # portable: ok (our method)
+        if g.to_bytes() != bytes(data):
             raise ValueError("Space Battle Lunchtime state is not in canonical form")
         return g
 

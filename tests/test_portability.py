@@ -129,6 +129,10 @@ def test_order_free_uses_and_equality_operators_pass():
     """) == []
 
 
+def test_engine_serialization_methods_are_not_int_methods():
+    assert rule_ids("def f(state, cls, data):\n    return state.to_bytes(), cls.from_bytes(data)\n") == []
+
+
 def test_suppression_comment():
     assert rule_ids("def f(d):\n    for k in d.keys():  # portable: ok order-free count\n        pass\n") == []
 

@@ -173,7 +173,10 @@ class _Checker(ast.NodeVisitor):
                          "str.{}() does not exist on CircuitPython: use a format spec".format(name))
             elif name == "bit_length":
                 self.add(node, "int-method", "int.bit_length() does not exist on CircuitPython")
-            elif name in ("from_bytes", "to_bytes"):
+            elif (name == "from_bytes" and isinstance(f.value, ast.Name) and f.value.id == "int") \
+                    or (name == "to_bytes" and (node.args or node.keywords)):
+                # An engine's own to_bytes()/from_bytes(data) are not int's: int.to_bytes always
+                # takes a length, and from_bytes is called on int itself.
                 self._check_int_bytes(node, name)
             elif name in STRUCT_FUNCS and node.args:
                 fmt = node.args[0]
