@@ -2,8 +2,9 @@
 
 At every step: the card totals hold, no card sits where it could never be, scores are the top
 cards, the end is right, every listed action is legal, and to_bytes/from_bytes round-trips. On a
-sample of steps: undo restores the exact state, illegal actions are refused without a change,
-and corrupted saves are refused with ValueError (or, if accepted, re-encode to the same bytes).
+sample of steps: every listed action passes check() and nothing legal is missing from the list,
+undo restores the exact state, illegal actions are refused without a change, and corrupted saves
+are refused with ValueError (or, if accepted, re-encode to the same bytes).
 """
 
 import pytest
