@@ -138,7 +138,7 @@ def strength(games, level=ai.HARD):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="strength games (0 to skip)")
-    parser.add_argument("--mp-games", type=int, default=4, help="games timed on MicroPython")
+    parser.add_argument("--mp-games", type=int, default=6, help="games timed on MicroPython")
     parser.add_argument("--pico-ref-ms", type=float, default=ASSUMED_PICO_REF_MS,
                         help="the reference loop's time on a real Pico, if measured")
     args = parser.parse_args()
