@@ -139,8 +139,10 @@ def test_first_sync_then_nothing(src, drive):
     for rel, data in files.items():
         assert after[rel] == hashlib.sha256(data).hexdigest()
     manifest = json.loads((drive / sync.MANIFEST).read_text())
-    assert manifest["complete"] is True and manifest["firmware_version"] == "1.2.3"
-    assert set(manifest["files"]) == set(files)
+    assert manifest["format"] == 2 and manifest["firmware_version"] == "1.2.3"
+    assert manifest["files"] == {rel: hashlib.sha256(data).hexdigest()[:16]
+                                 for rel, data in files.items()}
+    assert sync.read_manifest(str(drive))["complete"] is True
     assert "notes.txt" not in manifest["files"]
     assert not (drive / (sync.MANIFEST + ".new")).exists()
 
@@ -283,7 +285,69 @@ def test_damaged_manifest_is_redone(src, drive):
     write(drive / "code.py", "half")
     p = sync.sync(str(drive), files)
     assert [rel for rel, _, _ in p.writes] == ["code.py"]
-    assert json.loads((drive / sync.MANIFEST).read_text())["complete"] is True
+    assert sync.read_manifest(str(drive))["complete"] is True
+
+
+def format1_manifest(files, complete=True):
+    """A manifest as lunchbox wrote it before format 2 (full digests, sizes, "complete")."""
+    return json.dumps({"format": 1, "complete": complete, "firmware_version": "1.2.2",
+                       "files": {rel: {"sha256": hashlib.sha256(data).hexdigest(),
+                                       "size": len(data)} for rel, data in files.items()}},
+                      separators=(",", ":"), sort_keys=True)
+
+
+def test_format1_manifest_read_and_migrated(src, drive):
+    files = files_of(src)
+    sync.sync(str(drive), files)
+    write(drive / "shared_rules" / "old_game.py", "OLD = 1\n")  # shipped by the old version
+    write(drive / "shared_rules" / "edited.py", "MINE = 2\n")  # the user changed it since
+    old = dict(files)
+    old["shared_rules/old_game.py"] = b"OLD = 1\n"
+    old["shared_rules/edited.py"] = b"ORIGINAL = 1\n"
+    (drive / sync.MANIFEST).write_text(format1_manifest(old))
+    manifest = sync.read_manifest(str(drive))
+    assert manifest["complete"] is True and manifest["firmware_version"] == "1.2.2"
+    p = sync.sync(str(drive), files)
+    assert p.removes == ["shared_rules/old_game.py"]
+    assert p.kept == ["shared_rules/edited.py"] and p.writes == []
+    assert (drive / "shared_rules" / "edited.py").read_text() == "MINE = 2\n"
+    migrated = json.loads((drive / sync.MANIFEST).read_text())
+    assert migrated["format"] == 2 and set(migrated["files"]) == set(files)
+    assert sync.sync(str(drive), files).changes == 0
+
+
+def test_format1_manifest_without_changes_stays_readable(src, drive):
+    files = files_of(src)
+    sync.sync(str(drive), files)
+    (drive / sync.MANIFEST).write_text(format1_manifest(files))
+    before = tree(drive)
+    assert sync.sync(str(drive), files).changes == 0
+    assert tree(drive) == before  # a no-change sync writes nothing, not even a migration
+
+
+@pytest.mark.parametrize("doc,why", [
+    ({"format": 3, "files": {}}, "format 3"),
+    ({"format": 2, "files": {"code.py": "abc"}}, "bad entry"),  # too short to trust
+    ({"format": 2, "files": {"code.py": "XYZ0123456789abc"}}, "bad entry"),
+    ({"format": 2, "files": {"code.py": {"sha256": "0" * 64}}}, "bad entry"),
+    ({"format": 1, "files": {"code.py": {"size": 3}}}, "bad entry"),
+    ({"format": 2, "files": []}, "not a Lunchbox"),
+])
+def test_manifest_entries_checked(src, drive, doc, why):
+    (drive / sync.MANIFEST).write_text(json.dumps(doc))
+    before = tree(drive)
+    with pytest.raises(LunchboxError, match=why):
+        sync.sync(str(drive), files_of(src))
+    assert tree(drive) == before
+
+
+def test_manifest_is_small(src, drive):
+    files = files_of(src)
+    sync.sync(str(drive), files, meta={"firmware_version": "1.2.3", "profile": "test",
+                                       "tool": "lunchbox 0.1.0"})
+    size = (drive / sync.MANIFEST).stat().st_size
+    # per file: its path, 16 hex digits and 6 bytes of JSON; plus about 150 bytes of metadata
+    assert size <= sum(len(rel) + 22 for rel in files) + 160
 
 
 @pytest.mark.parametrize("code,message", [(errno.EROFS, "read-only"), (errno.ENOSPC, "full"),

@@ -24,7 +24,15 @@ from .errors import LunchboxError
 
 MANIFEST = ".lunchbox-manifest.json"
 PENDING = ".lunchbox-pending.json"
-FORMAT = 1
+# Format 2 (compact): {"format": 2, "files": {rel: "<first 16 hex digits of its SHA-256>"},
+# "firmware_version", "profile", "tool", "written"}. Format 1 (read, and replaced by format 2 on
+# the next sync that changes anything) had {rel: {"sha256": 64 hex digits, "size": n}} and a
+# "complete" flag. 64 bits of digest only have to tell "the file sync wrote" from "a file the
+# user changed since", so an accidental match is a 1 in 2**64 chance.
+FORMAT = 2
+READ_FORMATS = (1, 2)
+DIGEST_CHARS = 16
+_HEX = frozenset("0123456789abcdef")
 LAST = ("settings.toml", "boot.py", "code.py")
 # Never listed in (or removed through) a manifest: its own files and the system's.
 _RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", PENDING.lower(),
@@ -34,6 +42,23 @@ _RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", PENDING.lower(),
 
 def sha256(data):
     return hashlib.sha256(data).hexdigest()
+
+
+def digest(data):
+    """What the manifest and the journal store for a file's content."""
+    return sha256(data)[:DIGEST_CHARS]
+
+
+def matches(data, stored):
+    """Whether ``data`` is the content a manifest digest (16 to 64 hex digits) describes."""
+    return bool(stored) and sha256(data).startswith(stored)
+
+
+def _check_digest(value):
+    if not (isinstance(value, str) and DIGEST_CHARS <= len(value) <= 64
+            and set(value) <= _HEX):
+        raise ValueError("{!r} is not a hex digest".format(value))
+    return value
 
 
 def check_rel(rel):
@@ -60,8 +85,9 @@ def _unsafe_manifest(path, why):
 
 
 def _load_json(path, key):
-    """(dict or None when absent, damaged flag) for one of our JSON files; path tricks in
-    its ``key`` table make it untrusted (LunchboxError)."""
+    """(dict or None when absent, damaged flag) for one of our JSON files, its ``key`` table
+    normalised to {rel: {"sha256": digest}} (journal: {rel: digest or None}); path tricks
+    make it untrusted (LunchboxError)."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -75,23 +101,33 @@ def _load_json(path, key):
         return None, True  # half-written when the board was unplugged
     if not isinstance(data, dict) or not isinstance(data.get(key), dict):
         raise _unsafe_manifest(path, "not a Lunchbox {}".format(key))
-    if data.get("format") != FORMAT:
-        raise _unsafe_manifest(path, "format {!r}, expected {}".format(data.get("format"),
-                                                                       FORMAT))
+    fmt = data.get("format")
+    if fmt not in READ_FORMATS:
+        raise _unsafe_manifest(path, "format {!r}, this lunchbox reads {}".format(
+            fmt, " and ".join(str(f) for f in READ_FORMATS)))
+    table = {}
     for rel, entry in data[key].items():
         try:
             check_rel(rel)
         except ValueError as e:
             raise _unsafe_manifest(path, "unsafe path {}".format(e)) from None
-        if key == "files" and (not isinstance(entry, dict)
-                               or not isinstance(entry.get("sha256"), str)):
-            raise _unsafe_manifest(path, "bad entry for {!r}".format(rel))
+        if fmt == 1 and key == "files":
+            entry = entry.get("sha256") if isinstance(entry, dict) else None
+        try:
+            if key == "files" or entry is not None:
+                _check_digest(entry)
+        except ValueError:
+            raise _unsafe_manifest(path, "bad entry for {!r}".format(rel)) from None
+        table[rel] = {"sha256": entry} if key == "files" else entry
+    data[key] = table
+    if key == "files" and fmt != 1:
+        data["complete"] = True  # format 2 is only ever written whole, after a full sync
     return data, False
 
 
 def read_manifest(drive):
-    """The drive's manifest as a dict ({"files": {rel: {"sha256", "size"[, "pending"]}},
-    "complete", "firmware_version", ...}), or None when sync never ran there.
+    """The drive's manifest as a dict ({"files": {rel: {"sha256": digest[, "pending"]}},
+    "complete", "firmware_version", ...}; either format), or None when sync never ran there.
 
     A journal left by an interrupted sync marks the manifest incomplete and its files
     pending. Path tricks (absolute paths, '..', backslashes) in either file make it
@@ -109,8 +145,8 @@ def read_manifest(drive):
         journal is not None or journal_damaged or damaged)
     if damaged:
         manifest["damaged"] = True
-    for rel, digest in sorted((journal or {}).get("pending", {}).items()):
-        entry = dict(manifest["files"].get(rel) or {"sha256": digest or ""})
+    for rel, new in sorted((journal or {}).get("pending", {}).items()):
+        entry = dict(manifest["files"].get(rel) or {"sha256": new or ""})
         entry["pending"] = True
         manifest["files"][rel] = entry
     return manifest
@@ -184,7 +220,7 @@ def plan(drive, files, manifest):
                 continue
             try:
                 with open(path, "rb") as f:
-                    ours = sha256(f.read()) == entry["sha256"]
+                    ours = matches(f.read(), entry["sha256"])
             except OSError as e:
                 raise _os_error(e, path) from None
             # A pending entry of an interrupted sync may hold a half-written file: ours too.
@@ -251,9 +287,9 @@ def _write(path, data, opener):
             pass  # not every file object has a real descriptor (injected openers)
 
 
-def _manifest_bytes(entries, complete, meta):
-    doc = dict(meta)
-    doc.update({"format": FORMAT, "complete": complete, "files": entries,
+def _manifest_bytes(entries, meta):
+    doc = {k: v for k, v in (meta or {}).items() if v is not None}
+    doc.update({"format": FORMAT, "files": entries,
                 "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
     return (json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n").encode()
 
@@ -267,14 +303,14 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
     old = dict((manifest or {}).get("files", {}))
     if p.changes == 0 and manifest and manifest.get("complete"):
         return p
-    final = {rel: {"sha256": sha256(files[rel]), "size": len(files[rel])} for rel in files}
+    final = {rel: digest(files[rel]) for rel in files}
     # Everything this sync may leave half-done. Earlier pending entries need no carrying
     # over: each is shipped (compared by content), being removed now, or gone from the drive.
-    journal = {rel: final[rel]["sha256"] for rel, _, _ in p.writes}
+    journal = {rel: final[rel] for rel, _, _ in p.writes}
     journal.update({rel: old[rel].get("sha256") for rel in p.removes})
     journal_bytes = (json.dumps({"format": FORMAT, "pending": journal}, separators=(",", ":"),
                                 sort_keys=True) + "\n").encode()
-    manifest_bytes = _manifest_bytes(final, True, meta)
+    manifest_bytes = _manifest_bytes(final, meta)
     free, block = free_space(drive)
     # the new manifest and the journal exist beside the old manifest for a moment
     need = space_needed(p, block) + _round(len(manifest_bytes), block) + _round(
