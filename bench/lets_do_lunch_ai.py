@@ -3,10 +3,11 @@
 Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
 
 1. Move time. The strongest level plays a few seeded games inside the real MicroPython
-   interpreter (the WebAssembly port the test lane uses, 256 KB heap); every decision is timed
-   with ``time.ticks_ms`` next to a fixed reference loop timed the same way. The ratio of the
-   two does not depend on how fast this computer is, so it carries over to a Pico:
-   Pico move time ~= ratio x (the reference loop's time on a Pico).
+   interpreter (the WebAssembly port the test lane uses); every decision is timed in CPU time
+   (node's process.cpuUsage through the port's ``js`` module, so other load on this computer
+   barely moves it; the fastest of three identical runs) next to a fixed reference loop timed
+   the same way. The ratio of the two does not depend on how fast this computer is, so it
+   carries over to a Pico: Pico move time ~= ratio x (the reference loop's time on a Pico).
    ASSUMPTION (stated, not measured here): the reference loop below takes about 100 ms on a
    Raspberry Pi Pico (RP2040 at 125 MHz, CircuitPython 9), i.e. ~5 us per iteration of an
    8-bytecode body. Time REFERENCE on a real board and pass ``--pico-ref-ms`` to replace it.
