@@ -390,13 +390,19 @@ class Match:
         history = []
         for k in range(HISTORY // 2):
             b = data[43 + k]
-            history.append((b >> 4) + 2)
-            history.append((b & 15) + 2)
-        for k in range(HISTORY):
-            s = history[k]
-            if (k < n and (s < 3 or s > 9)) or (k >= n and s != 2):
-                raise ValueError("bad sum or padding in saved history")
-        history = history[:n]
+            hi = b >> 4
+            lo = b & 15
+            if 2 * k + 1 < n:
+                if hi < 1 or hi > 7 or lo < 1 or lo > 7:
+                    raise ValueError("bad sum in saved history")
+                history.append(hi + 2)
+                history.append(lo + 2)
+            elif 2 * k < n:
+                if hi < 1 or hi > 7 or lo:
+                    raise ValueError("bad sum in saved history")
+                history.append(hi + 2)
+            elif b:
+                raise ValueError("bad padding in saved history")
         hands = [CANNIBALS - on[1], CANNIBALS - on[2]]
         if hands[0] < 0 or hands[1] < 0:
             raise ValueError("more than 12 cannibals of one tribe on the board")
