@@ -2,15 +2,18 @@
 
 - EASY: places at random two times in three, otherwise takes the biggest capture: a beginner
   who looks for sandwiches beats it.
-- MEDIUM: one ply: the best placement by the evaluation below (captures first, then the least
-  exposed spot), no look-ahead over the dice.
+- MEDIUM: one ply: the best placement by ``evaluate`` (captures first, then the least exposed
+  spot and the most threats), no look-ahead over the dice.
 - HARD: expectimax over the dice: its placement, then every roll of the next player (the eight
   kinds of roll that matter, weighted out of 27: pass, triples that roll again, each column) and
-  that player's best reply, then the evaluation. ``depth`` counts placements searched.
+  that player's best reply, valued by material (100 per cannibal of hand difference); plus, once
+  per candidate, its own best capture on each column next time weighted by the chance of that
+  column, less a little for its exposed cannibals. ``depth`` counts placements searched; 2 keeps
+  the worst move well under 300 ms on a Pico (bench/lets_do_lunch_ai.py).
 
-The evaluation (from one player's side): 100 per cannibal of hand difference, then, per
-cannibal that could be sandwiched on the next placement, the chance (out of 27) of rolling the
-column that does it — minus for one's own exposed cannibals, plus for the enemy's.
+``evaluate`` (from one player's side): 100 per cannibal of hand difference, then, per cannibal
+that could be sandwiched on the next placement, the chance (out of 27) of rolling the column
+that does it: minus for one's own exposed cannibals, plus for the enemy's.
 
 Everything works on the board's cells (0 empty, 1 player 0, 2 player 1), placing and taking back
 in place, so a search allocates little.
