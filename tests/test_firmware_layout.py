@@ -127,3 +127,69 @@ def test_grid_and_board_views(profile):
             # the pieces are drawn in the players' palette entries, the cursor in its own
             assert view.bitmap[view.cell * 4 + 1, view.cell * 4] == 4  # cursor edge
             assert view.bitmap[view.cell // 2, view.cell // 2] == BoardView.A
+
+
+def _store_messages():
+    from lunchbox.sim import setup_environment
+
+    setup_environment("headless")
+    from companion.core import store
+
+    return [getattr(store, n) for n in sorted(dir(store)) if n.startswith("MSG_")]
+
+
+@pytest.mark.parametrize("profile", PROFILES[:2])
+def test_every_store_message_is_shown_whole(profile, tmp_path):
+    """What the store reports at start (corrupt memory, a lost game...) is shown in full."""
+    from companion.app import App
+    from companion.core.store import MSG_BLANK
+
+    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
+    sim.run_script("")
+    for message in _store_messages():
+        app = App(sim.hw, _StoreStub(), notice=message)
+        app.refresh()
+        t = sim.texts()
+        assert [s for s in t if "~" in s] == [], (message, t)
+        assert message.split()[-1] in " ".join(t)
+        assert sim.layout_problems() == []
+        if message != MSG_BLANK:
+            assert t[0] == "Saved data" and " ".join(t[1:]).split() == message.split()
+
+
+def test_every_toast_fits_in_its_two_lines():
+    """Every literal the app passes to notify() wraps into the toast without a cut."""
+    import ast
+    from pathlib import Path
+
+    from companion.core.text import wrap
+
+    root = Path(__file__).resolve().parents[1] / "firmware" / "companion"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "notify"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                found.append(node.args[0].value)
+    assert len(found) >= 4
+    for profile in PROFILES[:2]:
+        sim = Simulator(profile, mode="headless")
+        cols = sim.display.cols - 1  # as ui.Toast wraps
+        for message in found:
+            lines = wrap(message, cols, 2)
+            assert not lines[-1].endswith("~"), (profile, message, lines)
+
+
+class _StoreStub:
+    """An empty store: no game, no settings, nothing recorded."""
+
+    status = None
+
+    def load_game(self):
+        return None
+
+    def load_settings(self):
+        return None
+
+    def records(self, acked=False):
+        return []

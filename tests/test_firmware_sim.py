@@ -241,15 +241,43 @@ def test_crash_loop_stops_writing_records(nvm, monkeypatch):
 
 
 def test_corrupt_nvm_is_reported_not_fatal(profile, nvm):
+    from companion.core.store import MSG_FOREIGN
+
     with open(nvm, "wb") as f:
         f.write(bytes((i * 37 + 11) & 0xFF for i in range(4096)))
+    sim = run(profile, "wait:5000", nvm)
+    t = sim.texts()
+    # the whole message, on a screen that waits for OK (a toast would cut it and vanish)
+    assert t[0] == "Saved data"
+    assert joined(t[1:]).split() == MSG_FOREIGN.split()
+    assert sim.layout_problems() == []
+    assert run(profile, "ok", nvm).texts()[0] == "Lunchbox"
+    # the notice comes back at each start until something is saved (a loss is never silent)
+    sim = run(profile, "ok " + TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
+    assert sim.texts()[:2] == ["Strength", "18"]
+    assert run(profile, "", nvm).texts()[0] == "Resume game?"
+
+
+def test_a_lost_last_change_is_reported_before_the_resume_prompt(profile, nvm):
+    from companion.core.store import MSG_CUT_LAST
+
+    run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
+    with open(nvm, "rb") as f:
+        mem = bytearray(f.read())
+    end = len(mem.rstrip(b"\xff"))
+    mem[end - 1] &= 0x0F  # the last save's last byte half-programmed: a cut while saving
+    with open(nvm, "wb") as f:
+        f.write(mem)
     sim = run(profile, "", nvm)
     t = sim.texts()
-    assert t[0] == "Lunchbox"
-    assert len(t) > 6  # the toast is up with the store's message
+    assert t[0] == "Saved data" and joined(t[1:]).split() == MSG_CUT_LAST.split()
     assert sim.layout_problems() == []
-    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
-    assert sim.texts()[:2] == ["Strength", "18"]
+    t = run(profile, "ok", nvm).texts()
+    assert t[0] == "Resume game?"
+    t = run(profile, "ok ok", nvm).texts()
+    # the last step (octopus -> walrus in slot 3) was lost: walrus 4 + walrus 4 + octopus 4
+    assert t[:2] == ["Strength", "12"]
+    assert "3 Octopus" in t
 
 
 def test_one_refresh_per_handled_event(profile):

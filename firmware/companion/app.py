@@ -11,6 +11,7 @@ from .ui import Toast
 
 TOAST_MS = 2500
 FINISHED_KIND = 1
+NOTICE_TITLE = "Saved data"
 
 
 class App:
@@ -43,7 +44,7 @@ class App:
         if resume:
             resume_prompt(self)
         if notice:
-            self.notify(notice)
+            self.report(notice)
 
     def _load_settings(self):
         raw = self.store.load_settings()
@@ -94,6 +95,19 @@ class App:
         while len(self.stack) > 1:
             self.stack.pop().exit()
         self._show_top()
+
+    def report(self, notice):
+        """What the store found at mount. First start: a toast. Anything else (a lost game,
+        corrupt memory) is too long for a toast and must not flash past unseen: a message
+        that stays until OK or Back (over the resume prompt, if there is one)."""
+        from .core.store import MSG_BLANK
+
+        if notice == MSG_BLANK:
+            self.notify(notice)
+        else:
+            from .screens import MessageScreen
+
+            self.push(MessageScreen(self, NOTICE_TITLE, notice))
 
     def notify(self, message, ms=TOAST_MS):
         self.toast.show(message, self.hw.clock() + ms)

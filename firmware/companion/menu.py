@@ -41,7 +41,7 @@ def open_game(app, game_id, payload=None):
     except ValueError:
         # a saved game this firmware cannot read: say so and start that game fresh
         app.store.clear_game()
-        app.notify("Saved game unreadable - new game")
+        app.notify("Save unreadable - new game")  # a toast: two short lines at most
         module.open(app, None)
 
 
@@ -147,7 +147,9 @@ class AboutScreen(ListScreen):
 
     def activate(self, index):
         if index == 3 and self.app.store.status:
-            self.app.notify(self.app.store.status)
+            from .app import NOTICE_TITLE
+
+            self.app.push(MessageScreen(self.app, NOTICE_TITLE, self.app.store.status))
 
 
 class NameEditor(Screen):
