@@ -286,10 +286,70 @@ def test_one_refresh_per_handled_event(profile):
     assert 14 <= refreshes <= 16  # one per press, plus the first screen
 
 
+def test_each_event_is_one_refresh_and_idle_passes_none(profile, monkeypatch):
+    """Pass by pass: an event that changes many labels (a calculator step redraws rows, the
+    title, the LEDs) is one refresh; passes without events or timers refresh nothing."""
+    from companion.app import App
+
+    passes = []
+    step = App.step
+
+    def counted(self):
+        h, r = self.handled, self.d.driver.refresh_count
+        toast = self.toast.visible
+        step(self)
+        passes.append((self.handled - h, self.d.driver.refresh_count - r, toast))
+
+    monkeypatch.setattr(App, "step", counted)
+    sim = run(profile, "wait:3000 " + TO_AQUA + pick("walrus", "shark717", "octopus") +
+              "hold:next:1000 wait:500 long:back wait:3000")
+    events = [p for p in passes if p[0]]
+    assert len(events) > 30
+    assert all(n == 1 and r == 1 for n, r, _t in events), events
+    quiet = [p for p in passes if not p[0]]
+    # the first screen, then the first-start toast and the "Undone" toast going away
+    assert [r for _n, r, _t in quiet if r] == [1, 1, 1]
+    assert quiet[0][1] == 1 and all(t for _n, r, t in quiet if r)
+    assert sim.display.driver.refresh_count == len(events) + 3
+
+
 def test_watchdog_seam(profile):
     sim = run(profile, "wait:500")
     assert sim.watchdog.timeout == 8
     assert sim.watchdog.fed >= 40  # fed on every pass of the main loop
+
+
+def test_watchdog_resets_a_hung_app_within_8_s(profile, nvm, monkeypatch):
+    """A screen stuck waiting (it idles but never returns to the main loop, so the watchdog
+    is not fed) is reset by the watchdog; the firmware starts again with the game saved."""
+    import companion.aqua as aqua
+
+    original = aqua.AquaScreen.on_button
+    hung = []
+
+    def stuck(self, button, kind):
+        if button == 0:  # prev: wait for something that never comes
+            hung.append(self.app.hw.clock())
+            while True:
+                self.app.hw.idle()
+        return original(self, button, kind)
+
+    monkeypatch.setattr(aqua.AquaScreen, "on_button", stuck)
+    sim = run(profile, TO_AQUA + pick("orca8", "orca8", "baby") + "prev wait:9000", nvm)
+    assert sim.starts == 2 and sim.watchdog.resets == 1
+    assert sim.texts()[0] == "Resume game?"
+    assert sim.watchdog.timeout == 8  # started again by the new run
+    from companion.core.store import Store
+
+    assert Store(sim.nvm).load_game()[0] == "aqua_brunch"
+    # the reset came 8 s (give or take one 10 ms tick) after the hang began
+    assert len(hung) == 1
+    assert 8000 <= sim.watchdog.reset_at - hung[0] <= 8020
+
+
+def test_watchdog_is_quiet_while_the_app_runs(profile):
+    sim = run(profile, "wait:20000 " + TO_AQUA + "hold:next:9000 wait:9000")
+    assert sim.starts == 1 and sim.watchdog.resets == 0
 
 
 def test_about_screen(profile):

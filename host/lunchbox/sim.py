@@ -165,7 +165,7 @@ class Simulator:
         import displayio
 
         from companion import display as displays
-        from companion.hwbase import Hardware, NullWatchdog
+        from companion.hwbase import Hardware
 
         from . import sim_hw
 
@@ -196,7 +196,7 @@ class Simulator:
         self.nvm = sim_hw.FileNvm(nvm_path)
         self.pixels = sim_hw.SimPixels(strip, self.driver) if strip else None
         self.link = sim_hw.PtyLink() if link and hasattr(os, "openpty") else None
-        self.watchdog = NullWatchdog()
+        self.watchdog = sim_hw.SimWatchdog(self.clock)
         self.hw = Hardware(self.display, self.buttons, self.clock, self.nvm, self.cfg,
                            pixels=self.pixels, link=self.link, watchdog=self.watchdog,
                            idle=self._idle)
@@ -256,6 +256,7 @@ class Simulator:
             import time
 
             time.sleep(TICK_MS / 1000)
+        self.watchdog.check()
         self._play_timeline()
         if self.mode == "window":
             self._pump_window()

@@ -19,6 +19,39 @@ class PowerCycle(BaseException):  # noqa: N818
     """Raised by the ``reset`` script step: the session starts the firmware again."""
 
 
+class SimWatchdog:
+    """The device's watchdog in RESET mode, on the simulator's clock: when it has not been fed
+    for ``timeout`` seconds it resets the board (a PowerCycle: the firmware starts again on
+    the same nvm). The simulator checks it on each ``hw.idle()``, so it catches an app stuck
+    in a loop that still idles (waiting for something that never comes); a loop that never
+    returns to the simulator cannot be interrupted here, as on the device it would be."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.timeout = None
+        self.fed = 0
+        self.last = None
+        self.resets = 0
+        self.reset_at = None
+
+    def start(self, seconds):
+        self.timeout = seconds
+        self.last = self.clock()
+
+    def feed(self):
+        self.fed += 1
+        self.last = self.clock()
+
+    def check(self):
+        if self.timeout is None or self.last is None:
+            return
+        if (self.clock() - self.last) & TICKS_MASK > self.timeout * 1000:
+            self.resets += 1
+            self.reset_at = self.clock()
+            self.timeout = None  # a reset stops it until the firmware starts it again
+            raise PowerCycle()
+
+
 def make_display_class():
     """Define the pygame display subclass lazily (importing pygame/displayio is slow)."""
     import pygame
