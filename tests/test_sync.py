@@ -35,6 +35,10 @@ def src(tmp_path):
     write(root / "firmware" / "code.py", "import companion.app\ncompanion.app.main()\n")
     write(root / "firmware" / "companion" / "__init__.py", '__version__ = "1.2.3"\n')
     write(root / "firmware" / "companion" / "app.py", "def main():\n    pass\n")
+    write(root / "firmware" / "companion" / "hwpico.py",
+          "import neopixel\nfrom adafruit_display_text import label\n"
+          "def display(driver):\n    if driver == 'st7789':\n        import adafruit_st7789\n"
+          "    else:\n        import adafruit_displayio_ssd1306\n")
     write(root / "firmware" / "companion" / "core" / "__init__.py", "")
     write(root / "firmware" / "companion" / "core" / "settings.py", "X = 1\n")
     write(root / "firmware" / "companion" / "__pycache__" / "app.cpython-311.pyc", "junk")
@@ -93,7 +97,10 @@ def test_fileset_contents(src):
     assert "companion/core/settings.py" in files and "shared_rules/dice.py" in files
     assert not any("__pycache__" in rel for rel in files)
     assert "lib/adafruit_st7789.py" in files and "lib/neopixel.py" in files
-    assert "lib/adafruit_ticks.py" in files and "lib/adafruit_display_text/__init__.py" in files
+    assert "lib/adafruit_display_text/__init__.py" in files
+    assert "lib/adafruit_display_text/label.py" in files
+    assert "lib/adafruit_display_text/text_box.py" not in files  # not imported by anything
+    assert "lib/adafruit_ticks.py" not in files  # only imported by modules not shipped
     assert "lib/adafruit_displayio_ssd1306.py" not in files
     assert not any("pixelbuf" in rel for rel in files)  # built into CircuitPython on RP2
     assert files["settings.toml"] == SETTINGS.encode()
@@ -579,3 +586,94 @@ def test_second_sync_interrupted_keeps_old_manifest(src, drive):
     p = sync.sync(str(drive), files_of(src))
     assert [rel for rel, _, _ in p.writes] == ["code.py"]
     assert (drive / "code.py").read_text() == "print('v3')\n"
+
+
+# ---- the real file set is complete ----------------------------------------------------------
+
+def _unguarded_imports(source, module):
+    """(dotted name, is_from) for each import not inside a try that catches ImportError
+    (``try: from typing import ...`` is allowed to fail on the device)."""
+    import ast
+
+    def guarded(handlers):
+        for h in handlers:
+            names = [h.type] if not isinstance(h.type, ast.Tuple) else h.type.elts
+            if h.type is None or any(getattr(n, "id", "") in ("ImportError", "Exception")
+                                     for n in names):
+                return True
+        return False
+
+    out = []
+
+    def visit(node, skip):
+        if isinstance(node, ast.Try):
+            skip_body = skip or guarded(node.handlers)
+            for child in node.body:
+                visit(child, skip_body)
+            for child in node.handlers + node.orelse + node.finalbody:
+                visit(child, skip)
+            return
+        if not skip and isinstance(node, ast.Import):
+            out.extend((a.name, None) for a in node.names)
+        elif not skip and isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(module.split(".")[:-node.level] + ([base] if base else []))
+            out.append((base, [a.name for a in node.names]))
+        for child in ast.iter_child_nodes(node):
+            visit(child, skip)
+
+    visit(ast.parse(source), False)
+    return out
+
+
+@needs_firmware
+@pytest.mark.parametrize("pid", ["pico-display-pack", "pico-ssd1306-5btn"])
+def test_real_fileset_ships_every_import(pid):
+    from lunchbox import profiles
+
+    profile = profiles.load_profile(pid)
+    files = fileset.build(profile, profiles.render_settings(profile), root=REAL)
+    modules = {fileset._module_name(rel) for rel in files if rel.endswith(".py")}
+    driver = profile["display"]["driver"]
+    # the firmware imports the other display's library only when that display is configured
+    other = {n for k, names in fileset.LIBRARIES.items() if k not in ("always", driver)
+             for n in names}
+    lib_modules = {fileset._module_name(r) for names in fileset.LIBRARIES.values()
+                   for n in names for r in fileset.library_files(n)}
+    missing = []
+    for rel, data in sorted(files.items()):
+        if not rel.endswith(".py"):
+            continue
+        mod = fileset._module_name(rel) + (".__init__" if rel.endswith("__init__.py") else "")
+        for name, from_names in _unguarded_imports(data, mod):
+            top = name.split(".")[0]
+            if top in fileset.BUILTIN or top in other:
+                continue
+            needed = [name]
+            if from_names:  # `from pkg import sub` needs pkg/sub.py when sub is a module
+                needed += [name + "." + n for n in from_names if name + "." + n in lib_modules]
+            for n in needed:
+                if n not in modules:
+                    missing.append("{} imports {}".format(rel, n))
+    assert not missing, missing
+    assert "lib/adafruit_display_text/label.py" in files
+    assert "lib/adafruit_display_text/text_box.py" not in files  # nothing imports it
+
+
+def test_fileset_ships_only_reached_library_modules(tmp_path):
+    lib = tmp_path / "site"
+    write(lib / "fancy" / "__init__.py", "from .core import X\n")
+    write(lib / "fancy" / "core.py", "import helper\nX = 1\n")
+    write(lib / "fancy" / "unused.py", "import warnings\n")
+    write(lib / "helper.py", "Y = 2\n")
+    write(lib / "lonely.py", "Z = 3\n")
+    import importlib.machinery
+
+    def find_spec(name):
+        return importlib.machinery.PathFinder.find_spec(name, [str(lib)])
+
+    own = {"code.py": tmp_path / "code.py"}
+    write(own["code.py"], "import fancy\n")
+    got = fileset.reachable_library_files(["fancy", "helper", "lonely"], own, find_spec)
+    assert sorted(got) == ["lib/fancy/__init__.py", "lib/fancy/core.py", "lib/helper.py"]

@@ -3,7 +3,8 @@
 - firmware/boot.py and firmware/code.py at the drive root;
 - firmware/companion/** and shared_rules/** (the .py files, plus the asset kinds below);
 - the CircuitPython libraries under lib/, copied from the installed Python packages (the
-  project pins their versions in pyproject.toml, so no download is needed): LIBRARIES;
+  project pins their versions in pyproject.toml, so no download is needed): LIBRARIES; of a
+  library package only the modules the firmware reaches through its imports are copied;
 - settings.toml, rendered from the hardware profile.
 """
 
@@ -23,10 +24,15 @@ LIBRARIES = {
     "st7789": ("adafruit_st7789",),
     "ssd1306": ("adafruit_displayio_ssd1306",),
 }
-# Imported by those libraries but built into CircuitPython 9/10 on RP2040 and RP2350
-# (full builds), so not copied: a lib/ copy would only waste flash.
-BUILTIN = ("adafruit_pixelbuf", "neopixel_write", "busdisplay", "fourwire", "i2cdisplaybus",
-           "displayio", "terminalio", "bitmaptools", "keypad", "microcontroller", "usb_cdc")
+# Modules the firmware or those libraries import that are built into CircuitPython 9/10 on
+# RP2040 and RP2350 (full builds), so nothing is copied for them (a lib/ copy of
+# adafruit_pixelbuf would only waste flash). tests/test_sync.py checks that every import in
+# the shipped files is shipped or listed here.
+BUILTIN = ("adafruit_pixelbuf", "array", "binascii", "bitmaptools", "board", "busdisplay",
+           "busio", "collections", "digitalio", "displayio", "errno", "fontio", "fourwire",
+           "gc", "i2cdisplaybus", "io", "json", "keypad", "math", "microcontroller",
+           "micropython", "neopixel_write", "os", "random", "re", "struct", "supervisor", "sys",
+           "terminalio", "time", "traceback", "usb_cdc", "watchdog")
 
 ASSET_SUFFIXES = (".py", ".bdf", ".pcf", ".bmp")
 ROOT_FILES = ("boot.py", "code.py")
@@ -61,7 +67,8 @@ def needed_libraries(profile):
 
 
 def library_files(name, find_spec=importlib.util.find_spec):
-    """lib/ path -> source path for one installed CircuitPython library (module or package)."""
+    """lib/ path -> source path for one installed CircuitPython library (module or package,
+    all of its modules)."""
     spec = find_spec(name)
     if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
         raise LunchboxError(
@@ -71,6 +78,66 @@ def library_files(name, find_spec=importlib.util.find_spec):
         base = Path(list(spec.submodule_search_locations)[0])
         return _walk(base, "lib/{}/".format(name), (".py",))
     return {"lib/{}.py".format(name): Path(spec.origin)}
+
+
+def imported_names(source, module):
+    """Every dotted name an import in ``source`` may refer to (``from a import b`` gives "a"
+    and "a.b"), relative imports resolved against ``module`` (e.g. "companion.ui" or
+    "companion" for a package's __init__). Imports inside functions and try blocks count."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = module.split(".")[:-node.level]
+                base = ".".join(parts + ([base] if base else []))
+            if base:
+                names.add(base)
+                names.update(base + "." + a.name for a in node.names if a.name != "*")
+    for name in list(names):  # importing a.b.c runs a/__init__ and a/b/__init__ too
+        parts = name.split(".")
+        names.update(".".join(parts[:n]) for n in range(1, len(parts)))
+    return names
+
+
+def _module_name(rel):
+    """"lib/pkg/sub.py" -> "pkg.sub", "companion/__init__.py" -> "companion"."""
+    parts = rel[:-3].split("/")
+    if parts[0] == "lib":
+        parts = parts[1:]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def reachable_library_files(names, own, find_spec=importlib.util.find_spec):
+    """The lib/ files of libraries ``names`` that the files ``own`` (rel -> source path)
+    reach through imports, directly or through other library modules. A library (or a
+    package's submodule) that nothing imports is not copied."""
+    candidates = {}
+    for name in names:
+        candidates.update(library_files(name, find_spec))
+    chosen = {}
+    seen = set()
+    while True:
+        wanted = set()
+        for rel, path in list(own.items()) + list(chosen.items()):
+            if rel.endswith(".py") and rel not in seen:
+                seen.add(rel)
+                mod = _module_name(rel)
+                wanted |= imported_names(path.read_bytes(), mod if not rel.endswith(
+                    "/__init__.py") else mod + ".__init__")
+        added = {rel: path for rel, path in candidates.items()
+                 if rel not in chosen and _module_name(rel) in wanted}
+        if not added:
+            return chosen
+        chosen.update(added)
 
 
 def firmware_version(root=REPO_ROOT):
@@ -101,8 +168,7 @@ def sources(profile, root=REPO_ROOT, find_spec=importlib.util.find_spec):
             firmware / "code.py"), hint="run sync from a complete Lunchbox checkout")
     files.update(_walk(firmware / "companion", "companion/", ASSET_SUFFIXES))
     files.update(_walk(root / "shared_rules", "shared_rules/", (".py",)))
-    for name in needed_libraries(profile):
-        files.update(library_files(name, find_spec))
+    files.update(reachable_library_files(needed_libraries(profile), files, find_spec))
     return files
 
 
