@@ -352,3 +352,29 @@ def test_firmware_reads_the_rendered_settings(pid):
     assert cfg["buttons"] == [(b["role"], b["pin"]) for b in profile["buttons"]]
     assert cfg["neopixel"] == profile["leds"].get("neopixel")
     assert (cfg["rgb_led"] or None) == profile["leds"].get("rgb")
+
+
+@pytest.mark.parametrize("pid", EXPECTED_IDS)
+def test_settings_round_trip_through_the_firmware_parser(pid):
+    # What sync writes (the rendered keys below the user's own lines), read back the way the
+    # device reads it (companion.core.settings: parse_toml, as the simulator does, then read),
+    # must give back every value of the profile.
+    settings = pytest.importorskip("companion.core.settings")
+    from lunchbox import fileset
+
+    profile = profiles.load_profile(pid)
+    text = fileset.merge_settings('CIRCUITPY_WIFI_SSID = "home" # mine\nCIRCUITPY_WEB_API_PORT = 80\n',
+                                  profiles.render_settings(profile))
+    values = settings.parse_toml(text)
+    assert values == tomllib.loads(text)  # the firmware's parser agrees with TOML
+    cfg = settings.read(values.get)
+    display, leds = profile["display"], profile["leds"]
+    assert cfg == {
+        "profile": pid, "board": profile["board"], "chip": profile["chip"],
+        "display": display["driver"], "width": display["width"], "height": display["height"],
+        "rotation": display.get("rotation", 0), "address": display.get("address", 0x3C),
+        "display_pins": display["pins"],
+        "buttons": [(b["role"], b["pin"]) for b in profile["buttons"]],
+        "rgb_led": leds.get("rgb"), "neopixel": leds.get("neopixel"),
+        "neopixel_count": leds.get("neopixel_count", 0) if leds.get("neopixel") else 0,
+    }
