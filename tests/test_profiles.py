@@ -207,6 +207,12 @@ def test_insane_sizes(pack, key, value):
     assert problems_mentioning(pack, key, repr(value), "sane")
 
 
+def test_missing_size_named(pack):
+    del pack["display"]["width"]
+    assert problems_mentioning(pack, "width is missing")
+    assert not problems_mentioning(pack, "None")
+
+
 def test_oled_bigger_than_the_panel(oled):
     oled["display"]["height"] = 128
     assert problems_mentioning(oled, "height 128")

@@ -145,7 +145,10 @@ def validate(profile):
         for key in ("width", "height"):
             v = display.get(key)
             limit = facts["max_size"][0 if key == "width" else 1]
-            if not _is_int(v) or not 8 <= v <= limit:
+            if v is None:
+                problems.append("[display]: {} is missing (pixels, 8..{} for {})".format(
+                    key, limit, driver))
+            elif not _is_int(v) or not 8 <= v <= limit:
                 problems.append("[display]: {} {!r} is not a sane {} size (8..{})".format(
                     key, v, driver, limit))
         if display.get("rotation", 0) not in (0, 90, 180, 270):
