@@ -118,7 +118,7 @@ def test_wrong_chip_writes_nothing(board, tmp_path):
     with pytest.raises(LunchboxError, match="bootloader is an RP2040 but the UF2 is for RP2350"):
         flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350))
     assert not (boot / flash.COPY_NAME).exists()
-    with pytest.raises(uf2.UF2Error, match="but the board is an RP2040"):
+    with pytest.raises(uf2.UF2Error, match="but this board needs an RP2040 one"):
         flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350), chip="RP2040")
 
 

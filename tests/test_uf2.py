@@ -85,9 +85,10 @@ def test_broken_files_refused(kind):
 
 
 def test_wrong_chip_for_board():
-    with pytest.raises(UF2Error, match="for RP2350 .* but the board is an RP2040"):
+    with pytest.raises(UF2Error, match=r"an RP2350 \(RP2350 Arm secure\) image, but this "
+                                       r"board needs an RP2040 one"):
         uf2.validate(image(uf2.RP2350_ARM_S), chip="RP2040")
-    with pytest.raises(UF2Error, match="for RP2040 .* but the board is an RP2350"):
+    with pytest.raises(UF2Error, match="an RP2040 image, but this board needs an RP2350 one"):
         uf2.validate(image(uf2.RP2040), chip="RP2350")
 
 

@@ -197,9 +197,10 @@ def validate(data, chip=None, min_payload=MIN_PAYLOAD):
         _fail("the file's family ids ({}) are not those of an RP2040 or RP2350 "
               "image".format(", ".join(family_name(f) for f in families)))
     if chip is not None and file_chip != chip:
+        fams = ", ".join(family_name(f) for f in families)
         raise UF2Error(
-            "the file is for {} ({}) but the board is an {}".format(
-                file_chip, ", ".join(family_name(f) for f in families), chip),
+            "the file is an {} image, but this board needs an {} one".format(
+                file_chip if fams == file_chip else "{} ({})".format(file_chip, fams), chip),
             hint="download the CircuitPython UF2 made for your board "
                  "(Pico = RP2040, Pico 2 = RP2350)")
     if payload_bytes < min_payload:
