@@ -372,3 +372,38 @@ def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
     assert store.load_game() is None
     assert store.records()[-1][1:] == (1, b"result bytes")
     assert Store(sim.nvm).records()[-1][1:] == (1, b"result bytes")  # on nvm, not just RAM
+
+
+def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch):
+    """Only one game's code stays in RAM: opening Aqua Brunch drops another game's modules
+    (stand-ins here, as the other games' screens are still to come) and keeps its own."""
+    import sys
+    import types
+
+    import companion.menu as menu
+    import shared_rules
+
+    # as on the device (on CPython it is off: see menu.forget_other_games); whatever real
+    # shared_rules modules this process has loaded are put back afterwards
+    monkeypatch.setattr(menu, "UNLOAD", True)
+    for name in [n for n in sys.modules if n.startswith("shared_rules.")]:
+        monkeypatch.setitem(sys.modules, name, sys.modules[name])
+        leaf = name.split(".", 1)[1]
+        if hasattr(shared_rules, leaf):
+            monkeypatch.setattr(shared_rules, leaf, getattr(shared_rules, leaf))
+    fake = ("shared_rules.space_days", "shared_rules.space_days_codec",
+            "shared_rules.lets_do_lunch_ai", "companion.fake_space_days")
+    for name in fake:
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    shared_rules.space_days = sys.modules["shared_rules.space_days"]  # as an import leaves it
+    games = list(menu.GAMES)
+    games[4] = ("space_days", "Space Days", "Space Days", "companion.fake_space_days")
+    monkeypatch.setattr(menu, "GAMES", tuple(games))
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))
+    assert sim.texts()[:2] == ["Strength", "18"]
+    assert [n for n in fake if n in sys.modules] == []
+    assert not hasattr(shared_rules, "space_days")
+    assert "shared_rules.aqua_brunch" in sys.modules and "companion.aqua" in sys.modules
+    assert "shared_rules._compat" in sys.modules  # shared by every game: never dropped
+    if hasattr(shared_rules, "space_days"):
+        del shared_rules.space_days

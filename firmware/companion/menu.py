@@ -24,8 +24,55 @@ def game_info(game_id):
     return None
 
 
+def _on_device():
+    import sys
+
+    return sys.implementation.name != "cpython"
+
+
+UNLOAD = _on_device()
+
+
+def forget_other_games(game_id):
+    """Unload the modules of every game but ``game_id`` (its screens' module and its
+    shared_rules engines). One game's code fits a Pico's heap beside the app; all five games'
+    engines together do not (bench/firmware_memory.py), so switching games must let the last
+    one's code go. Returns the names dropped. Only on the device (``UNLOAD``): on a PC there
+    is room, and the simulator may share its process with other users of shared_rules
+    (pytest), whose modules must not be swapped under them."""
+    import sys
+
+    dropped = []
+    if not UNLOAD:
+        return dropped
+    for info in GAMES:
+        if info[0] == game_id:
+            continue
+        prefixes = ["shared_rules." + info[0]]
+        if info[3] is not None:
+            prefixes.append(info[3])
+        for name in sorted(sys.modules):  # a list: the dict changes below
+            for prefix in prefixes:
+                if name == prefix or name.startswith(prefix + "_") or name.startswith(
+                        prefix + "."):
+                    _unload(sys, name)
+                    dropped.append(name)
+                    break
+    return dropped
+
+
+def _unload(sys, name):
+    del sys.modules[name]
+    # the parent package keeps the submodule as an attribute too
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot]) if dot > 0 else None
+    if parent is not None and hasattr(parent, name[dot + 1:]):
+        delattr(parent, name[dot + 1:])
+
+
 def open_game(app, game_id, payload=None):
     """Push the game's screen (resuming ``payload`` when given)."""
+    forget_other_games(game_id)
     info = game_info(game_id)
     if info is None or info[3] is None:
         label, name = (info[1], info[2]) if info else (game_id, game_id)
