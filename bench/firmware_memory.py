@@ -270,6 +270,9 @@ def probe_files(tmp):
         body = "try:\n" + "".join("    import {}\n".format(m) for m in mods)
         body += "except Exception as e:\n    print('@@SKIP', {!r}, repr(e))\n".format(game)
         step("game " + game, body)
+    # what menu.open_game does when a game is opened: the other games' modules go
+    step("unload", "import companion.menu as m\nprint('@@DROPPED', len(m.forget_other_games("
+         "'aqua_brunch')))")
     step("end")
     return libs, names
 
@@ -417,6 +420,10 @@ def main():
     for game, n in games:
         print("  {:<34} {:>7}".format(game, n))
     engines = sum(n for game, n in games if game != "aqua_brunch")
+    freed = -dict(steps).get("unload", 0)
+    print("  opening Aqua Brunch unloads the others (menu.forget_other_games): {} of {} freed"
+          .format(freed, engines))
+    print("  (what stays is mostly interned names: MicroPython never frees a qstr)")
     biggest = max([n for _g, n in games] or [0])
     need = code + worst_run
     print()
