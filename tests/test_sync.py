@@ -129,8 +129,12 @@ def test_merge_settings_keeps_user_keys():
     merged = fileset.merge_settings(old, SETTINGS)
     assert merged.startswith('CIRCUITPY_WIFI_SSID = "home"\n')
     assert '"old"' not in merged and merged.endswith(SETTINGS)
-    assert fileset.merge_settings(None, SETTINGS) == SETTINGS
-    assert fileset.merge_settings('LUNCHBOX_X = 1\n', SETTINGS) == SETTINGS
+    assert fileset.merge_settings(None, SETTINGS) == fileset.SETTINGS_HEADER + SETTINGS
+    assert fileset.merge_settings('LUNCHBOX_X = 1\n', SETTINGS) == fileset.SETTINGS_HEADER + SETTINGS
+    assert fileset.merge_settings(merged, SETTINGS) == merged  # the header is not repeated
+    below = merged + 'CIRCUITPY_WEB_API_PORT = 8080\n'  # a line the user added below
+    again = fileset.merge_settings(below, SETTINGS)
+    assert again.count("LUNCHBOX_* lines") == 1 and "CIRCUITPY_WEB_API_PORT = 8080" in again
 
 
 # ---- syncing --------------------------------------------------------------------------------
@@ -549,6 +553,29 @@ def test_cli_dry_run(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "would add lib/adafruit_displayio_ssd1306.py" in out and "would add code.py" in out
     assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]
+
+
+@needs_firmware
+def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
+    from lunchbox import cli
+
+    d = tmp_path / "CIRCUITPY"
+    write(d / "boot_out.txt", BOOT_OUT)
+    write(d / "code.py", 'print("Hello World!")\n')  # what a fresh CircuitPython drive holds
+    argv = ["sync", "--drive", str(d), "--profile", "pico-display-pack"]
+    assert cli.main(argv + ["--dry-run"]) == 0
+    assert "would update code.py" in capsys.readouterr().out  # (its own line says why)
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "replaced code.py that was on the drive but not put there by lunchbox" in out
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "up to date" in out and "  replaced" not in out and "wrote" not in out
+    edited = d / "companion" / "__init__.py"
+    edited.write_text(edited.read_text() + "# edited on the device\n")
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "wrote 1 file (1 KiB)" in out and "  replaced" not in out
 
 
 @pytest.mark.parametrize("bad", ["/etc/passwd", "../outside.txt", "shared_rules/../../x"])

@@ -179,20 +179,28 @@ def build(profile, settings_text, root=REPO_ROOT, find_spec=importlib.util.find_
     return out
 
 
+SETTINGS_HEADER = ("# LUNCHBOX_* lines: written by `lunchbox sync` from the hardware profile; "
+                   "edit the profile, not them.\n# Your own lines (Wi-Fi, CIRCUITPY_*) are kept, "
+                   "above this block.\n")
+
+
 def merge_settings(existing, rendered):
-    """settings.toml for the drive: the profile's LUNCHBOX_ keys, plus every other line the
-    user already had there (Wi-Fi, CIRCUITPY_* options), which sync must not lose."""
+    """settings.toml for the drive: the profile's LUNCHBOX_ keys under a short header, plus
+    every other line the user already had there (Wi-Fi, CIRCUITPY_* options), which sync must
+    not lose."""
+    header = SETTINGS_HEADER.splitlines()
     keep = []
     for line in (existing or "").splitlines():
         key = line.split("=", 1)[0].strip()
-        if key.startswith(SETTINGS_PREFIX):
+        if key.startswith(SETTINGS_PREFIX) or line in header:
             continue
         keep.append(line)
     while keep and not keep[-1].strip():
         keep.pop()
+    block = SETTINGS_HEADER + rendered
     if not keep:
-        return rendered
-    return "\n".join(keep) + "\n\n" + rendered
+        return block
+    return "\n".join(keep) + "\n\n" + block
 
 
 def watched_paths(root=REPO_ROOT, profile_path=None):

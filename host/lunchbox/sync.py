@@ -156,7 +156,7 @@ class Plan:
     """What a sync would do."""
 
     def __init__(self):
-        self.writes = []  # (rel, data, "new" | "changed")
+        self.writes = []  # (rel, data, "new" | "changed" | "replaced": not from lunchbox)
         self.removes = []  # rel
         self.unchanged = []  # rel
         self.kept = []  # rel: no longer shipped, but changed on the drive: left alone
@@ -189,6 +189,7 @@ def _inside(drive, rel):
 def plan(drive, files, manifest):
     """Compare ``files`` (rel -> bytes) with the drive; nothing is written."""
     p = Plan()
+    tracked = (manifest or {}).get("files", {})
     for rel in sorted(files, key=_order):
         check_rel(rel)
         data = files[rel]
@@ -208,7 +209,10 @@ def plan(drive, files, manifest):
             if same:
                 p.unchanged.append(rel)
                 continue
-        p.writes.append((rel, data, "changed"))
+        # "replaced": a file sync never wrote there (a first sync over CircuitPython's own
+        # code.py, or a copy put there by hand) is overwritten: the summary says so.
+        p.writes.append((rel, data, "changed" if rel in tracked or (
+            manifest and manifest.get("damaged")) else "replaced"))
     if manifest:
         complete = manifest.get("complete", False)
         for rel in sorted(manifest["files"]):

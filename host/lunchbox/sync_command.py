@@ -123,16 +123,32 @@ def summary(p, dry_run=False):
     lines = []
     if dry_run:
         for rel, data, why in p.writes:
-            lines.append("  would {} {} ({} bytes)".format(
-                "add" if why == "new" else "update", rel, len(data)))
+            lines.append("  would {} {} ({} bytes{})".format(
+                "add" if why == "new" else "update", rel, len(data),
+                "; it is on the drive but not from lunchbox" if why == "replaced" else ""))
         for rel in p.removes:
             lines.append("  would remove {}".format(rel))
+    else:
+        replaced = [rel for rel, _, why in p.writes if why == "replaced"]
+        if replaced:
+            lines.append("  replaced {} that {} on the drive but not put there by lunchbox "
+                         "sync{}".format(
+                             ", ".join(replaced[:5]) + (" and {} more".format(len(replaced) - 5)
+                                                        if len(replaced) > 5 else ""),
+                             "was" if len(replaced) == 1 else "were",
+                             "" if len(replaced) < 3 else " (an earlier copy by hand?)"))
     for rel in p.kept:
         lines.append("  left alone: {} (no longer shipped, but changed on the drive)".format(rel))
+    if not p.changes:
+        lines.append("{}up to date: {} files unchanged, nothing {}".format(
+            "" if not dry_run else "already ", len(p.unchanged),
+            "to copy" if dry_run else "copied"))
+        return lines
     verb = "would write" if dry_run else "wrote"
     lines.append("{} {} file{} ({} KiB), {} {}, {} unchanged".format(
-        verb, len(p.writes), "" if len(p.writes) == 1 else "s", p.bytes_to_write() // 1024,
-        "would remove" if dry_run else "removed", len(p.removes), len(p.unchanged)))
+        verb, len(p.writes), "" if len(p.writes) == 1 else "s",
+        (p.bytes_to_write() + 1023) // 1024, "would remove" if dry_run else "removed",
+        len(p.removes), len(p.unchanged)))
     return lines
 
 
