@@ -407,3 +407,19 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch):
     assert "shared_rules._compat" in sys.modules  # shared by every game: never dropped
     if hasattr(shared_rules, "space_days"):
         del shared_rules.space_days
+
+
+def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
+    """A screen may light the strip without a press (a resumed game, an animation): the idle
+    timer still runs from the start."""
+    from companion.app import App
+    from companion.core.store import Store
+
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    app = App(sim.hw, Store(sim.nvm))
+    app.leds.show([(0, 0, 255)] * 3)
+    assert sum(1 for c in sim.pixels.shown if any(c)) == 3
+    for _ in range(6200):  # 62 s of 10 ms passes, no button
+        sim.clock.advance(10)
+        app.step()
+    assert not any(any(c) for c in sim.pixels.shown)

@@ -24,6 +24,7 @@ class App:
         self.settings = self._load_settings()
         self.d.set_brightness(self.settings.brightness)
         self.leds = Leds(hw.pixels, self.settings.brightness, self.settings.leds)
+        self.leds.wake(hw.clock())  # the idle timer runs from the start, not the first press
         self.stack = []
         self.dirty = True
         self.handled = 0
