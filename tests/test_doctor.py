@@ -66,7 +66,8 @@ def test_bootloader_only(tmp_path):
     (tmp_path / "RPI-RP2" / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
     r = run(tmp_path)
     assert "bootloader drive:" in r.render() and "(RP2040)" in r.render()
-    assert fixes(r)[0].startswith("lunchbox flash")
+    assert fixes(r)[0].startswith("install CircuitPython: lunchbox flash --profile "
+                                  "pico-display-pack | pico-ssd1306-5btn --uf2 FILE")
 
 
 def test_no_data_port(tmp_path):
@@ -101,8 +102,10 @@ def test_unsupported_version_and_board_mismatch(tmp_path):
     problems = " / ".join(p for p, _ in r.problems)
     assert "8.2.0 is not supported" in problems
     assert "profile pico2-display-pack is for raspberry_pi_pico2" in problems
-    assert "lunchbox flash" in fixes(r)
-    assert any("pico-ssd1306-5btn" in f for f in fixes(r))
+    assert any(f.startswith("lunchbox flash --profile pico-display-pack | pico-ssd1306-5btn "
+                            "--uf2 FILE") for f in fixes(r))
+    assert any(f.startswith("lunchbox sync --profile") and "pico-ssd1306-5btn" in f
+               for f in fixes(r))
 
 
 def test_missing_boot_out_and_bad_manifest(tmp_path):
@@ -142,4 +145,7 @@ def test_named_drive(tmp_path):
     r = doctor.diagnose(roots=[], comports=lambda: [CONSOLE, DATA], drive=str(d))
     assert r.problems == [] and "CIRCUITPY: " + str(d) in r.render()
     r = doctor.diagnose(roots=[], comports=lambda: [], drive=str(tmp_path / "nope"))
-    assert "no such folder" in r.problems[0][0]
+    assert len(r.problems) == 1 and "no such folder" in r.problems[0][0]
+    (d / "code.py").write_text("print('edited on the board')\n")
+    r = doctor.diagnose(roots=[], comports=lambda: [CONSOLE, DATA], drive=str(d))
+    assert fixes(r) == ["lunchbox sync --drive " + str(d)]  # the command to type, as given

@@ -8,7 +8,8 @@ from .errors import LunchboxError
 
 
 class Report:
-    def __init__(self):
+    def __init__(self, sync_cmd="lunchbox sync"):
+        self.sync_cmd = sync_cmd  # with --drive PATH when doctor was given one
         self.seen = []  # lines describing what was found
         self.problems = []  # (problem, fix)
 
@@ -31,6 +32,28 @@ class Report:
             lines.append("")
             lines.append("no problems found")
         return "\n".join(lines)
+
+
+def _flash_fix(chip=None, board=None):
+    """The flash command to give: with --uf2, since the pinned release may have no digest."""
+    ids = []
+    for pid in profiles.list_profiles():
+        try:
+            prof = profiles.load_profile(pid, check=False)
+        except LunchboxError:
+            continue
+        if (board and prof.get("board") == board) or (not board and chip
+                                                       and prof.get("chip") == chip):
+            ids.append(pid)
+    return ("lunchbox flash --profile {} --uf2 FILE, FILE being the CircuitPython 10 .uf2 for "
+            "your board from circuitpython.org".format(" | ".join(ids) if ids else "NAME"))
+
+
+def _size(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n >= 10 * size:
+            return "{} {}".format(n // size, unit)
+    return "{} KiB".format(n // 1024)
 
 
 def _ports(report, comports):
@@ -69,16 +92,16 @@ def _firmware(report, drive, root):
     if manifest is None:
         report.see("  firmware: not installed by lunchbox (no {})".format(sync.MANIFEST))
         report.problem("the Lunchbox firmware is not on {}".format(drive.describe()),
-                       "lunchbox sync --profile NAME")
+                       report.sync_cmd + " --profile NAME")
         return None
     on_device = manifest.get("firmware_version")
     report.see("  firmware: {} on the device, {} in this checkout".format(on_device, checkout))
     if not manifest.get("complete"):
         report.problem("the last sync to {} did not finish (unplugged midway?)".format(
-            drive.describe()), "lunchbox sync (it repairs a half-done sync)")
+            drive.describe()), report.sync_cmd + " (it repairs a half-done sync)")
     elif checkout and on_device != checkout:
         report.problem("the device runs firmware {}, the checkout has {}".format(
-            on_device, checkout), "lunchbox sync")
+            on_device, checkout), report.sync_cmd)
     else:
         return manifest
     return None
@@ -92,14 +115,14 @@ def _differences(report, drive, profile, manifest, root):
         files = fileset.build(profile, settings, root=root)
         p = sync.plan(drive.path, files, manifest)
     except LunchboxError as e:
-        report.problem(str(e), e.hint or "lunchbox sync")
+        report.problem(str(e), e.hint or report.sync_cmd)
         return
     if p.changes:
         names = [rel for rel, _, _ in p.writes] + p.removes
         report.problem("{} on the device {} from the checkout ({}{})".format(
             "1 file" if len(names) == 1 else "{} files".format(len(names)),
             "differs" if len(names) == 1 else "differ", ", ".join(names[:3]),
-            ", ..." if len(names) > 3 else ""), "lunchbox sync")
+            ", ..." if len(names) > 3 else ""), report.sync_cmd)
 
 
 def _read_settings(drive):
@@ -124,14 +147,14 @@ def _profile(report, drive, boot, profile_name):
         profile = profiles.load_profile(name)
     except LunchboxError as e:
         report.see("  profile: {} (cannot use: {})".format(name, e))
-        report.problem(str(e), e.hint or "lunchbox sync --profile NAME")
+        report.problem(str(e), e.hint or report.sync_cmd + " --profile NAME")
         return None
     report.see("  profile: {} ({})".format(profile["id"], profile.get("name", "")))
     if boot and boot.board_id and profile.get("board") != boot.board_id:
         report.problem(
             "the board is {} but profile {} is for {}".format(
                 boot.board_id, profile["id"], profile.get("board")),
-            "lunchbox sync --profile <a profile for {}> (one of: {})".format(
+            (report.sync_cmd + " --profile <a profile for {}> (one of: {})").format(
                 boot.board_id, ", ".join(_profiles_for(boot.board_id)) or "none yet"))
     return profile
 
@@ -159,10 +182,10 @@ def _circuitpy(report, drive, profile_name, root):
             boot.version_text, boot.board_name, boot.board_id, boot.chip))
         if not boot.supported:
             report.problem("CircuitPython {} is not supported (9.x and 10.x are)".format(
-                boot.version_text), "lunchbox flash")
+                boot.version_text), _flash_fix(board=boot.board_id))
     try:
         free, _ = sync.free_space(drive.path)
-        report.see("  free space: {} KiB".format(free // 1024))
+        report.see("  free space: {}".format(_size(free)))
     except OSError:
         pass
     profile = _profile(report, drive, boot, profile_name)
@@ -174,9 +197,9 @@ def _circuitpy(report, drive, profile_name, root):
 def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROOT,
              drive=None):
     """The Report. ``drive`` names a volume to look at instead of searching the mounts."""
-    report = Report()
+    report = Report("lunchbox sync" + (" --drive " + os.path.abspath(drive) if drive else ""))
     found_ports = _ports(report, comports)
-    named = [drives.Drive(drive)] if drive else None
+    named = [drives.Drive(os.path.abspath(drive))] if drive else None
     if named and not os.path.isdir(drive):
         report.problem("--drive {}: no such folder".format(drive),
                        "give the folder where CIRCUITPY (or RPI-RP2) is mounted")
@@ -187,6 +210,7 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
     else:
         boots = drives.find_bootloaders(roots)
         cps = drives.find_circuitpy(roots)
+    chip = None
     for d in boots:
         try:
             chip = uf2.chip_from_info(drives.read_info_uf2(d))
@@ -195,7 +219,9 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
         report.see("bootloader drive: {} ({})".format(d.describe(), chip or "not an RP2"))
     if boots:
         report.problem("a board is in its UF2 bootloader, not running CircuitPython",
-                       "lunchbox flash (or unplug and replug it without holding BOOTSEL)")
+                       "install CircuitPython: {} (or, if it is installed already, unplug "
+                       "and replug the board without holding BOOTSEL)".format(
+                           _flash_fix(chip=chip)))
     for d in cps:
         _circuitpy(report, d, profile_name, root)
     if len(cps) > 1:
@@ -203,14 +229,16 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
             len(cps)))
     if not cps and not boots:
         report.see("drives: no CIRCUITPY or bootloader drive")
-        if found_ports:
+        if named is not None:
+            pass  # the --drive problem above says it all
+        elif found_ports:
             report.problem("a CircuitPython board is attached but its CIRCUITPY drive is not "
                            "mounted", "mount it (or check boot.py does not disable the USB "
                            "drive), or pass --drive PATH to sync")
         else:
             report.problem("no board found", "plug the Pico in with a data (not charge-only) "
                            "USB cable; a bare Pico: hold BOOTSEL while plugging it in, then "
-                           "lunchbox flash")
+                           + _flash_fix())
     return report
 
 

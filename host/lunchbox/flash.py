@@ -79,7 +79,7 @@ def load_uf2(env, path=None, board=None, chip=None):
 
 def find_bootloader(env, drive=None, ask=None):
     if drive:
-        d = drives.Drive(drive)
+        d = drives.Drive(os.path.abspath(drive))
         if not os.path.isfile(os.path.join(d.path, drives.INFO_UF2)):
             raise LunchboxError("{} has no INFO_UF2.TXT: not a UF2 bootloader drive".format(
                 d.path), hint="hold BOOTSEL while plugging the Pico in; it mounts as RPI-RP2 "

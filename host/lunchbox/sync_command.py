@@ -41,7 +41,7 @@ def find_drive(path=None, roots=None, ask=None):
         if not os.path.isdir(path):
             raise LunchboxError("--drive {}: no such folder".format(path),
                                 hint="give the folder where CIRCUITPY is mounted")
-        return drives.Drive(path)
+        return drives.Drive(os.path.abspath(path))
     found = drives.find_circuitpy(roots)
     if not found:
         boot = drives.find_bootloaders(roots)
