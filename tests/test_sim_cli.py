@@ -145,6 +145,25 @@ def test_render_lines_half_blocks():
     assert level > 50  # one lit pixel in a 2x2 block stays visible, as grey
 
 
+def test_terminal_taps_queue_behind_a_held_key():
+    """A terminal has no key-up: each key is a tap. Backspace typed while the 900 ms "u"
+    (undo = a long back) is still held must come after it, not vanish into it."""
+    from lunchbox.sim import Simulator
+
+    sim = Simulator("pico-display-pack", mode="headless")
+    sim.tap(3, 900)  # u
+    sim.clock.advance(300)
+    sim.tap(3)  # Backspace
+    sim.tap(1)  # an arrow: another button is not held up
+    seen = sim.buttons.poll()
+    for _ in range(120):
+        sim.clock.advance(10)
+        sim._release_due()
+        seen += [(sim.clock(), b, p) for b, p in sim.buttons.poll()]
+    assert seen == [(3, True), (1, True), (380, 1, False),
+                    (900, 3, False), (920, 3, True), (1000, 3, False)]
+
+
 def test_terminal_mode_under_a_pty(tmp_path):
     master, slave = os.openpty()
     proc = subprocess.Popen(

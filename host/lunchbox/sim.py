@@ -207,7 +207,7 @@ class Simulator:
         self.captures = []
         self.starts = 0
         self.term = None
-        self.releases = []  # (real ms, button) for keys that have no key-up (terminal)
+        self.releases = []  # (ms, button, pressed) for keys with no key-up (terminal)
 
     # running
 
@@ -280,16 +280,25 @@ class Simulator:
                 raise self.sim_hw.SimStop()
 
     def tap(self, button, held_ms=80):
-        """A key with no key-up event (terminal): press now, release a little later."""
-        self.buttons.push(button, True)
-        self.releases.append((self.clock() + held_ms, button))
+        """A key with no key-up event (terminal): press now, release a little later. A key
+        pressed again while its last tap is still held (``u`` is a 900 ms back) is queued
+        after that release instead of being lost in it."""
+        now = self.clock()
+        busy = [t for t, b, pressed in self.releases if b == button and not pressed]
+        if busy:
+            start = max(busy) + 20
+            self.releases.append((start, button, True))
+        else:
+            start = now
+            self.buttons.push(button, True)
+        self.releases.append((start + held_ms, button, False))
 
     def _release_due(self):
         now = self.clock()
-        due = [r for r in self.releases if r[0] <= now]
+        due = sorted(r for r in self.releases if r[0] <= now)
         self.releases = [r for r in self.releases if r[0] > now]
-        for _t, b in due:
-            self.buttons.push(b, False)
+        for _t, b, pressed in due:
+            self.buttons.push(b, pressed)
 
     def _pump_window(self):
         import pygame
