@@ -44,6 +44,10 @@ SCREENS = (
     ("name editor last letter", SETTINGS + "next next ok ok ok*7 prev", "^"),
     ("about", SETTINGS + "prev ok", "Firmware 0.1.0"),
     ("resume prompt", AQUA + "ok next reset", "Resume game?"),
+    ("discarded toast", AQUA + "ok next reset next ok", "Saved game discarded"),
+    ("full-length name", SETTINGS + "next next ok ok " + "prev ok " * 8, "1 O0------"),
+    ("full-length name editor", SETTINGS + "next next ok ok " + "prev ok " * 8 + "ok",
+     "O0------"),
 )
 
 
