@@ -22,7 +22,7 @@ from shared_rules.space_lunch_hints import DANGER, LATER, RISK, SAFE, WIN, hints
 # The issue asks for 10,000 games per difficulty; that takes several minutes, so the suite plays
 # 2,500 (SPACE_LUNCH_GAMES=10000 runs the full count; docs/space-lunch.md has the figures).
 GAMES = int(os.environ.get("SPACE_LUNCH_GAMES", "2500"))
-HINT_GAMES = int(os.environ.get("SPACE_LUNCH_HINT_GAMES", "40"))
+HINT_GAMES = int(os.environ.get("SPACE_LUNCH_HINT_GAMES", "60"))
 ROUND_TRIP_EVERY = 5  # those games round-trip through to_bytes at every step (a load replays
 #                       the game, so this is quadratic in its length)
 
