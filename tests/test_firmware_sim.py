@@ -423,3 +423,31 @@ def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
         sim.clock.advance(10)
         app.step()
     assert not any(any(c) for c in sim.pixels.shown)
+
+
+# The rulebook's nine examples ("Examples of Predator Combinations and Their Strength") and
+# its Phase 3 example (walrus + shark 5/3/5 + baby orca = 9, with aqua -2 and 0: 7), typed in
+# with the buttons; the numbers are the rulebook's, not shared_rules' output.
+RULEBOOK = [
+    (("walrus", "shark717", "octopus"), (), 11),
+    (("orca5", "walrus", "walrus"), (), 13),
+    (("shark717", "shark535", "octopus"), (), 4),
+    (("orca5", "orca8", "baby"), (), 18),
+    (("orca8", "shark717", "walrus"), (), 10),
+    (("baby", "shark717", "octopus"), (), 11),
+    (("shark717", "shark717", "shark535"), (), 19),
+    (("octopus", "octopus", "shark535"), (), 5),
+    (("walrus", "walrus", "walrus"), (), 18),
+    (("walrus", "shark535", "baby"), (-2, 0), 7),
+]
+
+
+@pytest.mark.parametrize("hand,aqua,want", RULEBOOK)
+def test_calculator_shows_the_rulebook_examples(hand, aqua, want, profile):
+    order = (0, -1, -2, -4)
+    ticks = ""
+    if aqua:
+        ticks = "next ok " + " ".join(
+            "next " * order.index(v) + "ok " + "prev " * order.index(v) for v in aqua) + " back"
+    t = run(profile, TO_AQUA + pick(*hand) + ticks).texts()
+    assert t[:2] == ["Strength", str(want)]
