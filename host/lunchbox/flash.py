@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from . import download, drives, ports, uf2
+from . import download, drives, ports, profiles, uf2
 from .errors import LunchboxError
 from .progress import Bar
 
@@ -57,9 +57,11 @@ def load_uf2(env, path=None, board=None, chip=None):
                                 hint="check the --uf2 path") from None
     else:
         if not board:
-            raise LunchboxError("which board is this for?",
-                                hint="pass --profile NAME (its board picks the release) or "
-                                     "--uf2 FILE")
+            raise LunchboxError("which CircuitPython file, for which board?",
+                                hint="pass --uf2 FILE (CircuitPython 10 for your board, from "
+                                     "circuitpython.org) and --profile NAME (checks the file "
+                                     "against your build; one of: {})".format(
+                                         ", ".join(profiles.list_profiles())))
         url, digest = download.pinned(board, env.table)
         env.say("downloading CircuitPython {} for {}".format(
             download.CIRCUITPYTHON_VERSION, board))
@@ -233,7 +235,7 @@ def register(parser):
 
 
 def run(args):
-    from . import profiles, sync_command
+    from . import sync_command
 
     board = chip = None
     if args.profile:
