@@ -219,9 +219,13 @@ def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None, timeo
 
 
 def register(parser):
+    verified = [b for b, (_, digest) in sorted(download.PINNED.items()) if digest]
     parser.add_argument("--uf2", metavar="FILE", help="CircuitPython .uf2 to install "
-                        "(default: the pinned CircuitPython {} for the profile's board)".format(
-                            download.CIRCUITPYTHON_VERSION))
+                        "(default: the pinned CircuitPython {} for the profile's board, "
+                        "downloaded and checked; {})".format(
+                            download.CIRCUITPYTHON_VERSION,
+                            "verified for " + ", ".join(verified) if verified else
+                            "no digest is pinned yet, so for now --uf2 is required"))
     parser.add_argument("--drive", metavar="PATH", help="the bootloader drive (RPI-RP2/RP2350)")
     parser.add_argument("--profile", metavar="NAME", help="hardware profile: its board and "
                         "chip pick and check the firmware")
