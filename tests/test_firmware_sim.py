@@ -451,3 +451,22 @@ def test_calculator_shows_the_rulebook_examples(hand, aqua, want, profile):
             "next " * order.index(v) + "ok " + "prev " * order.index(v) for v in aqua) + " back"
     t = run(profile, TO_AQUA + pick(*hand) + ticks).texts()
     assert t[:2] == ["Strength", str(want)]
+
+
+def test_saves_only_on_real_changes_one_write_each(profile, nvm):
+    """Browsing writes nothing; each change of the hand is one nvm write; so is a setting."""
+    sim = run(profile, "wait:3000", nvm)  # formatting the blank sector
+    base = sim.nvm.writes
+    assert base >= 1
+    sim = run(profile, "next*5 prev*5 next*5 ok next ok back back prev*5 " + TO_AQUA +
+              "next*3 prev*3", nvm)
+    assert sim.texts()[0] == "Strength"
+    assert sim.nvm.writes == 0  # menus, the LEDs picker left as it was, the calculator opened
+    changes = "ok next next ok next ok"  # slot 1: orca8, orca5; slot 2: orca8
+    sim = run(profile, TO_AQUA + changes + " back next ok back", nvm)
+    # three changes of the hand; Back leaves editing (not a change); the Aqua list opened
+    # and closed with nothing ticked
+    assert "2 Orca 8" in sim.texts() and "1 Orca 5" in sim.texts()
+    assert sim.nvm.writes == 3
+    sim = run(profile, "back next*5 ok ok next ok", nvm)  # Back: the resume prompt; 60%
+    assert sim.nvm.writes == 1
