@@ -420,7 +420,7 @@ def test_real_read_only_drive(src, tmpfs):
     subprocess.run(["mount", "-o", "remount,ro", str(d)], check=True)
     with pytest.raises(LunchboxError, match="read-only") as err:
         sync.sync(str(d), files_of(src))
-    assert "fsck" in err.value.hint
+    assert "fsck" in err.value.hint and "storage.remount" in err.value.hint
     assert sorted(os.listdir(d)) == ["boot_out.txt"]
 
 

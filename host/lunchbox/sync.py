@@ -262,9 +262,11 @@ def _os_error(e, path):
     if code == errno.EROFS:
         return LunchboxError(
             "the drive is read-only: cannot write {}".format(path),
-            hint="if boot.py remounts storage for the board, start it with the drive "
-                 "writable; on Linux a FAT drive with errors is mounted read-only: eject it, "
-                 "run fsck.vfat, plug it back in")
+            hint="a boot.py on the board that calls storage.remount('/', readonly=False) "
+                 "makes the drive read-only to the computer: rename it from the board's "
+                 "REPL (import os; os.rename('/boot.py', '/boot_off.py')) and press reset. "
+                 "On Linux a FAT drive with errors is mounted read-only: eject it, run "
+                 "fsck.vfat on it, plug it back in")
     if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
         return LunchboxError(
             "the drive is full: cannot write {}".format(path),
@@ -321,7 +323,7 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
         len(journal_bytes), block)
     if need > free:
         raise LunchboxError(
-            "not enough space on {}: the sync needs {} KiB more and {} KiB is free".format(
+            "not enough space on {}: the sync needs {} KiB and {} KiB is free".format(
                 drive, (need + 1023) // 1024, free // 1024),
             hint="delete files you do not need from the drive (old lib/ folders, logs); "
                  "nothing was written")
