@@ -578,6 +578,27 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
     assert "wrote 1 file (1 KiB)" in out and "  replaced" not in out
 
 
+@needs_firmware
+def test_cut_first_sync_finished_by_plain_sync(tmp_path):
+    # Unplugged before settings.toml was written: the journal remembers the profile, so the
+    # plain `lunchbox sync` doctor suggests finishes the job.
+    from lunchbox import doctor
+
+    d = real_drive(tmp_path)
+    with pytest.raises(LunchboxError, match="went away"):
+        sync_command.sync_once(d, "pico-ssd1306-5btn", out=io.StringIO(), err=io.StringIO(),
+                               opener=Recorder(fail_after=3))
+    assert not (tmp_path / "CIRCUITPY" / "settings.toml").exists()
+    r = doctor.diagnose(roots=[], comports=lambda: [], drive=d.path)
+    assert "profile: pico-ssd1306-5btn" in r.render()
+    assert "firmware: no complete copy on the device" in r.render()
+    assert any("did not finish" in p for p, _ in r.problems)
+    p = sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
+    assert p.writes and "lib/adafruit_displayio_ssd1306.py" in sync.read_manifest(d.path)["files"]
+    assert sync_command.profile_on_drive(d) == "pico-ssd1306-5btn"
+    assert sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO()).changes == 0
+
+
 @pytest.mark.parametrize("bad", ["/etc/passwd", "../outside.txt", "shared_rules/../../x"])
 def test_journal_path_tricks_rejected(src, drive, bad):
     sync.sync(str(drive), files_of(src))

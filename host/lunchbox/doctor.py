@@ -95,7 +95,8 @@ def _firmware(report, drive, root):
                        report.sync_cmd + " --profile NAME")
         return None
     on_device = manifest.get("firmware_version")
-    report.see("  firmware: {} on the device, {} in this checkout".format(on_device, checkout))
+    report.see("  firmware: {} on the device, {} in this checkout".format(
+        on_device or "no complete copy", checkout))
     if not manifest.get("complete"):
         report.problem("the last sync to {} did not finish (unplugged midway?)".format(
             drive.describe()), report.sync_cmd + " (it repairs a half-done sync)")
@@ -134,12 +135,9 @@ def _read_settings(drive):
 
 
 def _profile(report, drive, boot, profile_name):
-    name = profile_name
-    if not name:
-        for line in (_read_settings(drive) or "").splitlines():
-            key, sep, value = line.partition("=")
-            if sep and key.strip() == "LUNCHBOX_PROFILE":
-                name = value.split("#", 1)[0].strip().strip('"')
+    from .sync_command import profile_on_drive
+
+    name = profile_name or profile_on_drive(drive)
     if not name:
         report.see("  profile: none on the device")
         return None

@@ -127,7 +127,8 @@ def _load_json(path, key):
 
 def read_manifest(drive):
     """The drive's manifest as a dict ({"files": {rel: {"sha256": digest[, "pending"]}},
-    "complete", "firmware_version", ...}; either format), or None when sync never ran there.
+    "complete", "firmware_version", "profile", "pending_profile" (the profile of a sync that
+    did not finish), ...}; either format), or None when sync never ran there.
 
     A journal left by an interrupted sync marks the manifest incomplete and its files
     pending. Path tricks (absolute paths, '..', backslashes) in either file make it
@@ -145,6 +146,8 @@ def read_manifest(drive):
         journal is not None or journal_damaged or damaged)
     if damaged:
         manifest["damaged"] = True
+    if journal is not None and isinstance(journal.get("profile"), str):
+        manifest["pending_profile"] = journal["profile"]
     for rel, new in sorted((journal or {}).get("pending", {}).items()):
         entry = dict(manifest["files"].get(rel) or {"sha256": new or ""})
         entry["pending"] = True
@@ -314,8 +317,12 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
     # over: each is shipped (compared by content), being removed now, or gone from the drive.
     journal = {rel: final[rel] for rel, _, _ in p.writes}
     journal.update({rel: old[rel].get("sha256") for rel in p.removes})
-    journal_bytes = (json.dumps({"format": FORMAT, "pending": journal}, separators=(",", ":"),
-                                sort_keys=True) + "\n").encode()
+    jdoc = {"format": FORMAT, "pending": journal}
+    if (meta or {}).get("profile"):
+        # so the next sync (and doctor) know the profile even if settings.toml was not
+        # written yet when the board was unplugged
+        jdoc["profile"] = meta["profile"]
+    journal_bytes = (json.dumps(jdoc, separators=(",", ":"), sort_keys=True) + "\n").encode()
     manifest_bytes = _manifest_bytes(final, meta)
     free, block = free_space(drive)
     # the new manifest and the journal exist beside the old manifest for a moment

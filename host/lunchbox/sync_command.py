@@ -72,12 +72,28 @@ def settings_value(text, key):
     return None
 
 
+def profile_on_drive(drive):
+    """The profile id the drive was synced with, or None: a sync that did not finish (its
+    journal names it: settings.toml may not be written yet), else settings.toml's
+    LUNCHBOX_PROFILE, else the manifest's."""
+    try:
+        manifest = sync.read_manifest(drive.path) or {}
+    except LunchboxError:
+        manifest = {}
+    for name in (manifest.get("pending_profile"),
+                 settings_value(drive_settings(drive), "LUNCHBOX_PROFILE"),
+                 manifest.get("profile")):
+        if name:
+            return name
+    return None
+
+
 def choose_profile(name, drive, boot):
-    """The profile: --profile, else the one named in the drive's settings.toml. Never a guess
-    between the profiles that fit a board."""
+    """The profile: --profile, else the one the drive was synced with. Never a guess between
+    the profiles that fit a board."""
     if name:
         return profiles.load_profile(name)
-    on_drive = settings_value(drive_settings(drive), "LUNCHBOX_PROFILE")
+    on_drive = profile_on_drive(drive)
     if on_drive and on_drive in profiles.list_profiles():
         return profiles.load_profile(on_drive)
     fits = []
