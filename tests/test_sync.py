@@ -540,6 +540,9 @@ def test_command_no_drive_messages(tmp_path):
     assert "lunchbox flash" in e.value.hint
     with pytest.raises(LunchboxError, match="no such folder"):
         sync_command.find_drive(str(tmp_path / "nope"))
+    with pytest.raises(LunchboxError, match="UF2 bootloader drive, not CIRCUITPY") as e:
+        sync_command.find_drive(str(tmp_path / "RPI-RP2"))
+    assert "lunchbox flash --drive {} --uf2 FILE".format(tmp_path / "RPI-RP2") in e.value.hint
 
 
 @needs_firmware

@@ -229,7 +229,9 @@ def read_boot_out(drive):
     except ValueError as e:
         raise LunchboxError(
             "{}: {}".format(path, e),
-            hint="this does not look like a CircuitPython drive; run `lunchbox flash`") from None
+            hint="this does not look like a CircuitPython drive; install CircuitPython with "
+                 "`lunchbox flash --uf2 FILE` (CircuitPython 10 for your board, from "
+                 "circuitpython.org)") from None
 
 
 def check_supported(boot):
@@ -237,4 +239,5 @@ def check_supported(boot):
         raise LunchboxError(
             "the board runs CircuitPython {}; Lunchbox supports {}".format(
                 boot.version_text, " and ".join("{}.x".format(m) for m in SUPPORTED_MAJORS)),
-            hint="install CircuitPython 10 with `lunchbox flash`")
+            hint="install CircuitPython 10: `lunchbox flash --uf2 FILE` (the .uf2 for your "
+                 "board, from circuitpython.org); it keeps the files on CIRCUITPY")

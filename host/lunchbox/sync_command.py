@@ -41,6 +41,11 @@ def find_drive(path=None, roots=None, ask=None):
         if not os.path.isdir(path):
             raise LunchboxError("--drive {}: no such folder".format(path),
                                 hint="give the folder where CIRCUITPY is mounted")
+        if os.path.isfile(os.path.join(path, drives.INFO_UF2)):
+            raise LunchboxError(
+                "{} is the board's UF2 bootloader drive, not CIRCUITPY".format(path),
+                hint="install CircuitPython first: `lunchbox flash --drive {} --uf2 FILE` (the "
+                     "CircuitPython 10 .uf2 for your board, from circuitpython.org)".format(path))
         return drives.Drive(os.path.abspath(path))
     found = drives.find_circuitpy(roots)
     if not found:
@@ -49,7 +54,8 @@ def find_drive(path=None, roots=None, ask=None):
             raise LunchboxError(
                 "no CIRCUITPY drive, but a bootloader drive is attached ({})".format(
                     boot[0].describe()),
-                hint="install CircuitPython first: `lunchbox flash`")
+                hint="install CircuitPython first: `lunchbox flash --uf2 FILE` (the "
+                     "CircuitPython 10 .uf2 for your board, from circuitpython.org)")
         raise LunchboxError("no CIRCUITPY drive found",
                             hint="plug the board in with a data USB cable and wait for the "
                                  "drive to mount, or name it with --drive PATH")
