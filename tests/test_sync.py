@@ -202,6 +202,24 @@ def test_removes_only_its_own_files(src, drive):
     assert (drive / "companion" / "core").is_dir()  # not ours to prune: we removed nothing
 
 
+def test_case_only_rename_never_removes_the_shipped_file(src, drive):
+    # On FAT "shared_rules/Dice.py" and "shared_rules/dice.py" are one file: a manifest
+    # naming the old spelling must not remove it (here, on a case-sensitive disk, the old
+    # spelling is a separate file that is left alone, which is harmless).
+    files = files_of(src)
+    sync.sync(str(drive), files)
+    manifest = json.loads((drive / sync.MANIFEST).read_text())
+    manifest["files"]["shared_rules/Dice.py"] = manifest["files"]["shared_rules/dice.py"]
+    (drive / sync.MANIFEST).write_text(json.dumps(manifest))
+    write(drive / "shared_rules" / "Dice.py", "SIDES = 3\n")
+    p = sync.sync(str(drive), files)
+    assert p.removes == [] and (drive / "shared_rules" / "Dice.py").exists()
+    write(src / "firmware" / "code.py", "print('v2')\n")
+    p = sync.sync(str(drive), files_of(src))
+    assert p.removes == [] and (drive / "shared_rules" / "Dice.py").exists()
+    assert "shared_rules/Dice.py" not in json.loads((drive / sync.MANIFEST).read_text())["files"]
+
+
 def test_empty_folders_pruned(src, drive):
     sync.sync(str(drive), files_of(src))
     for name in ("__init__.py", "settings.py"):

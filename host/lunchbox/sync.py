@@ -218,8 +218,11 @@ def plan(drive, files, manifest):
             manifest and manifest.get("damaged")) else "replaced"))
     if manifest:
         complete = manifest.get("complete", False)
+        # FAT ignores case: after a case-only rename in the checkout (Dice.py -> dice.py) the
+        # old name IS the new file, and removing it would delete what is shipped.
+        shipped = {rel.lower() for rel in files}
         for rel in sorted(manifest["files"]):
-            if rel in files:
+            if rel.lower() in shipped:
                 continue
             entry = manifest["files"][rel]
             path = _inside(drive, rel)
