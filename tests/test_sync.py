@@ -405,6 +405,20 @@ def test_watch_resyncs_on_change(src):
     assert n == 3 and len(runs) == 3
 
 
+def test_watch_retries_a_failed_sync_without_an_edit():
+    results = [False, False, True]  # unplugged, still resetting, back
+    calls = []
+
+    def run_once():
+        calls.append(1)
+        return results[len(calls) - 1] if len(calls) <= len(results) else True
+
+    ticks = []
+    n = sync.watch(lambda: {}, run_once, sleep=ticks.append, poll=1.0, retry=3.0,
+                   stop=lambda: len(ticks) >= 20)
+    assert n == 3  # the start, then one retry every 3 s until one works; none after that
+
+
 # ---- real read-only and full drives (tmpfs mounts; needs root and mount permission) ---------
 
 def _mount(path, options):

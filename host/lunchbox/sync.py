@@ -401,19 +401,25 @@ def sync(drive, files, meta=None, dry_run=False, progress=None, opener=open):
     return p
 
 
-def watch(snapshot, run_once, sleep=time.sleep, poll=1.0, stop=lambda: False):
+def watch(snapshot, run_once, sleep=time.sleep, poll=1.0, stop=lambda: False, retry=5.0):
     """Poll ``snapshot()`` and call ``run_once()`` after each change (and once at the
-    start). No file-watching dependency: a snapshot of mtimes and sizes every ``poll`` s."""
+    start). No file-watching dependency: a snapshot of mtimes and sizes every ``poll`` s.
+    A run that returns False failed (the board was resetting or unplugged): it is tried
+    again every ``retry`` s until it works, so a cut sync is finished without an edit."""
     last = snapshot()
-    run_once()
+    failed = run_once() is False
     runs = 1
+    waited = 0.0
     while not stop():
         sleep(poll)
+        waited += poll
         now = snapshot()
-        if now != last:
-            # let an editor finish writing (several saves in a row count as one change)
-            sleep(poll / 2)
-            last = snapshot()
-            run_once()
+        if now != last or (failed and waited >= retry):
+            if now != last:
+                # let an editor finish writing (several saves in a row count as one change)
+                sleep(poll / 2)
+                last = snapshot()
+            failed = run_once() is False
             runs += 1
+            waited = 0.0
     return runs

@@ -208,6 +208,9 @@ def run(args):
             sys.stderr.write("lunchbox sync: {}\n".format(e))
             if e.hint:
                 sys.stderr.write("  fix: {}\n".format(e.hint))
+            sys.stderr.write("  (--watch tries again in a few seconds)\n")
+            return False
+        return True
 
     sys.stderr.write("watching {} for changes (Ctrl-C to stop)\n".format(fileset.REPO_ROOT))
     sync.watch(lambda: fileset.snapshot(fileset.watched_paths(profile_path=profile_path)), once)
