@@ -248,6 +248,11 @@ def test_port_roles():
     assert "2E8A:000B" in found[0].describe()
     unnamed = [p for p in found if p.role == "unknown"]
     assert ports.console_ports(unnamed) == unnamed
+    others = ports.list_ports(lambda: [
+        FakePortInfo("/dev/cu.usbmodem2", None, vid=0x239A, pid=0x8162),
+        FakePortInfo("/dev/cu.usbmodem3", None, vid=0x2E8A, pid=0x000C),  # not a CircuitPython id
+    ])
+    assert [(p.device, p.board) for p in others] == [("/dev/cu.usbmodem2", "Raspberry Pi Pico 2 W")]
 
 
 def test_copy_error_after_last_byte_is_success(board, tmp_path):

@@ -11,12 +11,13 @@ import time
 
 import serial
 
-# USB ids CircuitPython uses on the supported boards.
+# USB ids CircuitPython uses on the supported boards (USB_VID/USB_PID in each board's
+# ports/raspberrypi/boards/<id>/mpconfigboard.mk; the Pico 2 W's is Adafruit's 239A:8162).
 KNOWN_IDS = {
     (0x239A, 0x80F4): "Raspberry Pi Pico",
     (0x239A, 0x8120): "Raspberry Pi Pico W",
     (0x2E8A, 0x000B): "Raspberry Pi Pico 2",
-    (0x2E8A, 0x000C): "Raspberry Pi Pico 2 W",
+    (0x239A, 0x8162): "Raspberry Pi Pico 2 W",
 }
 ADAFRUIT_VID = 0x239A
 
