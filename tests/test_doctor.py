@@ -126,6 +126,13 @@ def test_unknown_profile_on_device(tmp_path):
     assert "pico-display-pack" in fixes(r)[0]
 
 
+def test_drive_without_serial_ports(tmp_path):
+    circuitpy(tmp_path, synced=True)
+    r = run(tmp_path, [])
+    assert len(r.problems) == 1 and "no CircuitPython serial port" in r.problems[0][0]
+    assert "usb_cdc" in fixes(r)[0]
+
+
 def test_ports_without_interface_names(tmp_path):
     circuitpy(tmp_path, synced=True)
     r = run(tmp_path, [PortInfo("/dev/cu.usbmodem1", None, 0x2E8A, 0x000B)])

@@ -222,6 +222,13 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
                            _flash_fix(chip=chip)))
     for d in cps:
         _circuitpy(report, d, profile_name, root)
+    if cps and named is None and not found_ports:
+        report.problem(
+            "a CIRCUITPY drive is mounted but no CircuitPython serial port was found, so "
+            "`lunchbox pull` and the REPL cannot reach the board",
+            "a boot.py that calls usb_cdc.disable() hides the ports: sync the Lunchbox "
+            "firmware (its boot.py enables them) and press the board's reset button; on "
+            "Linux, `ls /dev/ttyACM*` should list them")
     if len(cps) > 1:
         report.see("({} CIRCUITPY drives: commands will ask which, or take --drive)".format(
             len(cps)))
