@@ -597,12 +597,14 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
     d = tmp_path / "CIRCUITPY"
     write(d / "boot_out.txt", BOOT_OUT)
     write(d / "code.py", 'print("Hello World!")\n')  # what a fresh CircuitPython drive holds
+    write(d / "settings.toml", 'CIRCUITPY_WIFI_SSID = "home"\n')  # merged, so not "replaced"
     argv = ["sync", "--drive", str(d), "--profile", "pico-display-pack"]
     assert cli.main(argv + ["--dry-run"]) == 0
     assert "would update code.py" in capsys.readouterr().out  # (its own line says why)
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "replaced code.py that was on the drive but not put there by lunchbox" in out
+    assert "settings.toml" not in out
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "up to date" in out and "  replaced" not in out and "wrote" not in out

@@ -214,7 +214,8 @@ def plan(drive, files, manifest):
                 continue
         # "replaced": a file sync never wrote there (a first sync over CircuitPython's own
         # code.py, or a copy put there by hand) is overwritten: the summary says so.
-        p.writes.append((rel, data, "changed" if rel in tracked or (
+        # (settings.toml is merged with the user's own lines, never lost: not "replaced")
+        p.writes.append((rel, data, "changed" if rel in tracked or rel == "settings.toml" or (
             manifest and manifest.get("damaged")) else "replaced"))
     if manifest:
         complete = manifest.get("complete", False)
