@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py
+# Both cores: the random-playthrough tests dominate the run.
+PYTEST_ARGS ?= -n auto
 
 .PHONY: setup test sim lint portability pytest bench screenshots clean
 
