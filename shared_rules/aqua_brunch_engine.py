@@ -17,6 +17,7 @@ unchanged), ``undo()``, ``is_over()``, ``scores()``, ``winners()``, ``to_bytes()
   several colours: ``("take", colour)`` (colour = the seat that owned the food cards).
 """
 
+from shared_rules._codec import checksum
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import (
     AQUA_VALUES,
@@ -50,17 +51,6 @@ _NONE = const(255)
 _ALL_AQUA = const(15)
 _ALL_FOOD = const(127)
 _KINDS = const(8)
-
-def checksum(body):
-    """A Fletcher-style sum of the state bytes (mod 256, so any one changed byte shows): it
-    catches a flipped byte that would still make a consistent-looking state."""
-    a = 0
-    b = 0
-    for x in body:
-        a = (a + x) & 255
-        b = (b + a) & 255
-    return bytes([b, a])
-
 
 
 def _bits(mask):

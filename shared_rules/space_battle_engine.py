@@ -23,6 +23,7 @@ Seats are numbered clockwise from the start player. Actions are tuples:
 - the end of the turn: ``("discard", flavor, qty)`` while over 7 cards, then ``("end",)``.
 """
 
+from shared_rules._codec import checksum
 from shared_rules._compat import const
 from shared_rules.space_battle_lunchtime import (
     MAX_HAND,
@@ -54,17 +55,6 @@ OVER = const(6)
 _NPHASES = const(7)
 _NONE = const(255)
 _REWARDS = ("steal", "serve", "upgrade", "other")
-
-def checksum(body):
-    """A Fletcher-style sum of the state bytes (mod 256, so any one changed byte shows): it
-    catches a flipped byte that would still make a consistent-looking state."""
-    a = 0
-    b = 0
-    for x in body:
-        a = (a + x) & 255
-        b = (b + a) & 255
-    return bytes([b, a])
-
 
 
 def _card_action(kind, code):
