@@ -59,6 +59,10 @@ def play(seed, players, checked=True):
                     display[i] = random_dish(rng)
                     break
         if not checked:
+            # lighter, still every step: from_bytes raises unless the state re-encodes to
+            # exactly the same bytes
+            SpaceBattle.from_bytes(g.to_bytes())
+            assert len(g.hands[(g.cur - 1) % g.n]) <= 7 or g.phase != TURN or a[0] != "end"
             continue
         assert all(x >= y for x, y in zip(g.scores(), old_scores))
         data = g.to_bytes()
@@ -91,11 +95,13 @@ def test_random_games(players):
             assert len(g.hands[s]) <= 7
 
 
-def test_thousands_of_games():
-    for seed in range(2000):
+@pytest.mark.parametrize("chunk", range(8))
+def test_thousands_of_games_round_trip_at_every_step(chunk):
+    # 2,000 seeded games in 8 chunks (spread over the cores by make test)
+    for seed in range(chunk * 250, chunk * 250 + 250):
         g = play(50000 + seed, 2 + seed % 4, checked=False)
-        assert SpaceBattle.from_bytes(g.to_bytes()).to_bytes() == g.to_bytes()
         assert all(x == g.turns[0] for x in g.turns)
+        assert max(g.scores()) >= 21 or g.served() == 40
 
 
 def _setup(g, cards):
