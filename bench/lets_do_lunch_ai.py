@@ -1,6 +1,8 @@
 """Let's Do Lunch computer opponent: move time on MicroPython and strength against greedy.
 
 Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
+(``--first-seed`` and ``--depth`` for other seed blocks and search depths; ``--mp-games 0`` to
+skip the MicroPython timing).
 
 1. Move time. The strongest level plays a few seeded games inside the real MicroPython
    interpreter (the WebAssembly port the test lane uses); every decision is timed in CPU time
@@ -12,7 +14,8 @@ Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N]
    Raspberry Pi Pico (RP2040 at 125 MHz, CircuitPython 9), i.e. ~5 us per iteration of an
    8-bytecode body. Time REFERENCE on a real board and pass ``--pico-ref-ms`` to replace it.
 2. Strength. N seeded games (default 1000) of the strongest level against a greedy one-ply
-   player (takes the most cannibals now, ties at random) on CPython, sides alternating.
+   player (takes the most cannibals now, ties at random) on CPython, sides alternating (who
+   has the first turn is the starting roll's; the split is printed).
 """
 
 import argparse
@@ -117,23 +120,39 @@ def micropython_times(games):
     return refs, moves
 
 
-def strength(games, level=ai.HARD):
-    """How many of ``games`` seeded games ``level`` wins against greedy, sides alternating."""
+def strength(games, level=ai.HARD, first=0, depth=ai.HARD_DEPTH, starts=None):
+    """How many of ``games`` seeded games (seeds ``first`` onwards) ``level`` wins against
+    greedy, sides alternating. ``starts``, a list, receives for each game whether ``level``
+    had the first turn (the starting roll decides) and whether it won."""
     wins = 0
-    for seed in range(games):
+    for seed in range(first, first + games):
         hard = seed % 2
         m = Match(target=1, undo_limit=0)
         dice = Rng(seed)
         rng = Rng(seed * 7 + 1)
+        started = None
         while not m.is_over():
             if m.is_chance():
                 m.roll(roll_dice(dice))
-            elif m.current_player() == hard:
-                m.apply(ai.choose(m, level, rng))
             else:
-                m.apply(ai.greedy_action(m, rng))
-        wins += m.winner() == hard
+                if started is None:
+                    started = m.current_player() == hard
+                if m.current_player() == hard:
+                    m.apply(ai.choose(m, level, rng, depth))
+                else:
+                    m.apply(ai.greedy_action(m, rng))
+        won = m.winner() == hard
+        wins += won
+        if starts is not None:
+            starts.append((started, won))
     return wins
+
+
+def interval(wins, games):
+    """The normal-approximation 95% interval of a win rate, as (low, high)."""
+    rate = wins / games
+    half = 1.96 * (rate * (1 - rate) / games) ** 0.5
+    return rate - half, rate + half
 
 
 def main():
@@ -142,45 +161,56 @@ def main():
     parser.add_argument("--mp-games", type=int, default=6, help="games timed on MicroPython")
     parser.add_argument("--pico-ref-ms", type=float, default=ASSUMED_PICO_REF_MS,
                         help="the reference loop's time on a real Pico, if measured")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="first seed of the strength games (another block checks the noise)")
+    parser.add_argument("--depth", type=int, default=ai.HARD_DEPTH,
+                        help="HARD's search depth for the strength games (3 is ~20x slower)")
     args = parser.parse_args()
 
-    refs, moves = micropython_times(args.mp_games)
-    refs.sort()
-    ref = refs[0]  # the fastest run, for the same reason as the moves
-    moves.sort()
-    mean = sum(moves) / len(moves)
-    p90 = moves[(len(moves) * 9) // 10]
-    worst = moves[-1]
-    print("Let's Do Lunch AI (level HARD, expectimax depth {}) on MicroPython 1.27 (WebAssembly)"
-          .format(ai.HARD_DEPTH))
-    print("  reference loop: {:.1f} ms CPU (fastest of {} runs; median {:.1f} ms)".format(
-        ref, len(refs), refs[len(refs) // 2]))
-    print("  {} decisions (each the fastest of 3 runs): mean {:.1f} ms, 90th percentile {:.1f} ms, "
-          "worst {:.1f} ms (CPU time)".format(
-        len(moves), mean, p90, worst))
-    print("  ratio to the reference loop: mean {:.2f}, p90 {:.2f}, worst {:.2f}".format(
-        mean / ref, p90 / ref, worst / ref))
-    source = "ASSUMED" if args.pico_ref_ms == ASSUMED_PICO_REF_MS else "measured"
-    print("  Pico estimate ({} reference loop on a Pico = {:.0f} ms): mean {:.0f} ms, "
-          "p90 {:.0f} ms, worst {:.0f} ms (budget {} ms: {})".format(
-              source, args.pico_ref_ms, mean / ref * args.pico_ref_ms,
-              p90 / ref * args.pico_ref_ms, worst / ref * args.pico_ref_ms, BUDGET_MS,
-              "OK" if worst / ref * args.pico_ref_ms <= BUDGET_MS else "OVER on the worst move"))
-    print("  reference loop, to time on a real board:" + REFERENCE.rstrip().replace(
-        "\n", "\n      "))
+    if args.mp_games > 0:
+        refs, moves = micropython_times(args.mp_games)
+        refs.sort()
+        ref = refs[0]  # the fastest run, for the same reason as the moves
+        moves.sort()
+        mean = sum(moves) / len(moves)
+        p90 = moves[(len(moves) * 9) // 10]
+        worst = moves[-1]
+        print("Let's Do Lunch AI (level HARD, expectimax depth {}) on MicroPython 1.27 (WebAssembly)"
+              .format(ai.HARD_DEPTH))
+        print("  reference loop: {:.1f} ms CPU (fastest of {} runs; median {:.1f} ms)".format(
+            ref, len(refs), refs[len(refs) // 2]))
+        print("  {} decisions (each the fastest of 3 runs): mean {:.1f} ms, 90th percentile {:.1f} ms, "
+              "worst {:.1f} ms (CPU time)".format(
+            len(moves), mean, p90, worst))
+        print("  ratio to the reference loop: mean {:.2f}, p90 {:.2f}, worst {:.2f}".format(
+            mean / ref, p90 / ref, worst / ref))
+        source = "ASSUMED" if args.pico_ref_ms == ASSUMED_PICO_REF_MS else "measured"
+        print("  Pico estimate ({} reference loop on a Pico = {:.0f} ms): mean {:.0f} ms, "
+              "p90 {:.0f} ms, worst {:.0f} ms (budget {} ms: {})".format(
+                  source, args.pico_ref_ms, mean / ref * args.pico_ref_ms,
+                  p90 / ref * args.pico_ref_ms, worst / ref * args.pico_ref_ms, BUDGET_MS,
+                  "OK" if worst / ref * args.pico_ref_ms <= BUDGET_MS else "OVER on the worst move"))
+        print("  reference loop, to time on a real board:" + REFERENCE.rstrip().replace(
+            "\n", "\n      "))
 
     if args.games > 0:
         t = time.time()
-        wins = strength(args.games)
-        rate = wins / args.games
-        # normal-approximation 95% interval, printed so a run-to-run change can be judged
-        half = 1.96 * (rate * (1 - rate) / args.games) ** 0.5
-        print("Strength: HARD beat the greedy one-ply player in {} of {} seeded games: {:.1%} "
-              "(95% interval {:.1%}..{:.1%}), {:.0f} s".format(
-                  wins, args.games, rate, rate - half, rate + half, time.time() - t))
+        starts = []
+        wins = strength(args.games, ai.HARD, args.first_seed, args.depth, starts)
+        low, high = interval(wins, args.games)
+        print("Strength: HARD (depth {}) beat the greedy one-ply player in {} of {} seeded games "
+              "(seeds {}..{}): {:.1%} (95% interval {:.1%}..{:.1%}), {:.0f} s".format(
+                  args.depth, wins, args.games, args.first_seed,
+                  args.first_seed + args.games - 1, wins / args.games, low, high,
+                  time.time() - t))
+        first = [won for started, won in starts if started]
+        second = [won for started, won in starts if not started]
+        print("          HARD had the first turn in {} games and won {:.1%} of them; {:.1%} of "
+              "the {} others".format(len(first), sum(first) / max(len(first), 1),
+                                     sum(second) / max(len(second), 1), len(second)))
         n = max(args.games // 5, 1)
         for name, level in (("MEDIUM", ai.MEDIUM), ("EASY", ai.EASY)):
-            w = strength(n, level)
+            w = strength(n, level, args.first_seed)
             print("          {} against the same greedy player: {} of {} ({:.1%})".format(
                 name, w, n, w / n))
 

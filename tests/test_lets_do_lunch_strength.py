@@ -11,13 +11,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import lets_do_lunch_ai as bench  # noqa: E402
 
 GAMES = 1000
-# The issue asked for 65%; see docs/lets-do-lunch.md for what was measured and why the bar
-# sits where it does. A regression in the search or the evaluation drops below it.
+# The issue asked for 65%; HARD measures 60.4% on these seeds and 59.1% over 3000 (seeds
+# 0..2999; docs/lets-do-lunch.md has everything tried). A neutral change to the search moves this
+# block's figure like a fresh draw around that mean (1000-game standard error 1.6 points), so
+# the floor sits two of those below it: a real regression of a few points drops below it.
 MIN_RATE = 0.57
 
 
 def test_hard_beats_greedy_over_1000_seeded_games():
-    wins = bench.strength(GAMES)
+    starts = []
+    wins = bench.strength(GAMES, starts=starts)
+    # both sides have the first turn about equally often (the starting roll decides; on seeds
+    # 0..999 exactly 500 each): the figure is not bought by starting more often
+    first = sum(1 for started, _ in starts if started)
+    assert abs(2 * first - GAMES) <= GAMES // 10, "HARD started {} of {}".format(first, GAMES)
     rate = wins / GAMES
     assert rate >= MIN_RATE, "HARD won {} of {} games against greedy ({:.1%})".format(
         wins, GAMES, rate)
