@@ -67,6 +67,20 @@ class Rng:
             raise IndexError("cannot choose from an empty sequence")
         return seq[self.randbelow(len(seq))]
 
+    def weighted(self, pairs):
+        """The item of one of the ``(item, weight)`` pairs, each with chance weight/total: how
+        the engines draw a chance action from their ``chance_outcomes()``."""
+        total = 0
+        for _, w in pairs:
+            total += w
+        if total <= 0:
+            raise ValueError("no outcome has a positive weight")
+        r = self.randbelow(total)
+        for item, w in pairs:
+            if r < w:
+                return item
+            r -= w
+
     def shuffle(self, items):
         """Fisher-Yates in place."""
         i = len(items) - 1

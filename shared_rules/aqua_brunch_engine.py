@@ -167,11 +167,7 @@ class AquaBrunch:
         outs = self.chance_outcomes()
         if not outs:
             raise ValueError("no chance event is pending")
-        r = rng.randbelow(sum(w for _, w in outs))
-        for a, w in outs:
-            if r < w:
-                return a
-            r -= w
+        return rng.weighted(outs)
 
     def legal_actions(self):
         p = self.phase

@@ -265,12 +265,7 @@ class SpaceDays:
         outs = self.chance_outcomes()
         if not outs:
             raise ValueError("not a chance node")
-        r = rng.randbelow(sum(w for _, w in outs))
-        for a, w in outs:
-            if r < w:
-                return a
-            r -= w
-        return outs[-1][0]
+        return rng.weighted(outs)
 
     # -- legality -----------------------------------------------------------------------------
 

@@ -64,3 +64,16 @@ def test_choice_and_errors():
         rng.randrange(0)
     with raises(ValueError):
         rng.randbelow(-1)
+
+
+def test_weighted_follows_the_weights():
+    rng = Rng(11)
+    counts = [0, 0, 0]
+    for _ in range(900):
+        counts[rng.weighted([(0, 1), (1, 0), (2, 2)])] += 1
+    assert counts[1] == 0
+    assert 240 < counts[0] < 360 and 540 < counts[2] < 660
+    with raises(ValueError):
+        rng.weighted([])
+    with raises(ValueError):
+        rng.weighted([("a", 0)])
