@@ -2,7 +2,7 @@
 
 Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
 (``--first-seed`` and ``--depth`` for other seed blocks and search depths; ``--mp-games 0`` to
-skip the MicroPython timing).
+skip the MicroPython timing; ``--matches N`` adds N whole matches to 20 points, item 3).
 
 1. Move time. The strongest level plays a few seeded games inside the real MicroPython
    interpreter (the WebAssembly port the test lane uses); every decision is timed in CPU time
@@ -16,6 +16,9 @@ skip the MicroPython timing).
 2. Strength. N seeded games (default 1000) of the strongest level against a greedy one-ply
    player (takes the most cannibals now, ties at random) on CPython, sides alternating (who
    has the first turn is the starting roll's; the split is printed).
+3. Matches (``--matches N``, off by default: ~0.15 s CPU each). The same player, seeds and
+   alternating sides, but each seed plays a whole match (the Digestif: games until a player's
+   running score, won points less lost ones, reaches 20), as the Match engine plays it.
 """
 
 import argparse
@@ -29,7 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from shared_rules import lets_do_lunch_ai as ai  # noqa: E402
 from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.lets_do_lunch import roll_dice  # noqa: E402
+from shared_rules.lets_do_lunch import TARGET, roll_dice  # noqa: E402
 from shared_rules.lets_do_lunch_match import Match  # noqa: E402
 
 BUDGET_MS = 300
@@ -120,14 +123,17 @@ def micropython_times(games):
     return refs, moves
 
 
-def strength(games, level=ai.HARD, first=0, depth=ai.HARD_DEPTH, starts=None):
+def strength(games, level=ai.HARD, first=0, depth=ai.HARD_DEPTH, starts=None, target=1,
+             lengths=None):
     """How many of ``games`` seeded games (seeds ``first`` onwards) ``level`` wins against
     greedy, sides alternating. ``starts``, a list, receives for each game whether ``level``
-    had the first turn (the starting roll decides) and whether it won."""
+    had the first turn (the starting roll decides) and whether it won. With ``target`` 20 each
+    "game" is a whole match (the Digestif, first to 20 points); ``lengths``, a list, receives
+    how many games each one took."""
     wins = 0
     for seed in range(first, first + games):
         hard = seed % 2
-        m = Match(target=1, undo_limit=0)
+        m = Match(target=target, undo_limit=0)
         dice = Rng(seed)
         rng = Rng(seed * 7 + 1)
         started = None
@@ -143,6 +149,8 @@ def strength(games, level=ai.HARD, first=0, depth=ai.HARD_DEPTH, starts=None):
                     m.apply(ai.greedy_action(m, rng))
         won = m.winner() == hard
         wins += won
+        if lengths is not None:
+            lengths.append(m.games)
         if starts is not None:
             starts.append((started, won))
     return wins
@@ -165,6 +173,8 @@ def main():
                         help="first seed of the strength games (another block checks the noise)")
     parser.add_argument("--depth", type=int, default=ai.HARD_DEPTH,
                         help="HARD's search depth for the strength games (3 is ~20x slower)")
+    parser.add_argument("--matches", type=int, default=0,
+                        help="also play N seeded whole matches to 20 points (0: none)")
     args = parser.parse_args()
 
     if args.mp_games > 0:
@@ -213,6 +223,26 @@ def main():
             w = strength(n, level, args.first_seed)
             print("          {} against the same greedy player: {} of {} ({:.1%})".format(
                 name, w, n, w / n))
+
+    if args.matches > 0:
+        t = time.process_time()
+        starts = []
+        lengths = []
+        wins = strength(args.matches, ai.HARD, args.first_seed, args.depth, starts, TARGET,
+                        lengths)
+        low, high = interval(wins, args.matches)
+        lengths.sort()
+        print("Matches: HARD (depth {}) beat the greedy one-ply player in {} of {} seeded "
+              "matches to {} points (seeds {}..{}): {:.1%} (95% interval {:.1%}..{:.1%}), "
+              "{:.0f} s CPU".format(
+                  args.depth, wins, args.matches, TARGET, args.first_seed,
+                  args.first_seed + args.matches - 1, wins / args.matches, low, high,
+                  time.process_time() - t))
+        first = [won for started, won in starts if started]
+        print("         games per match: mean {:.2f}, median {}, 90th percentile {}, {}..{}; "
+              "HARD had the first turn of the first game in {} matches".format(
+                  sum(lengths) / len(lengths), lengths[len(lengths) // 2],
+                  lengths[(len(lengths) * 9) // 10], lengths[0], lengths[-1], len(first)))
 
 
 if __name__ == "__main__":
