@@ -3,8 +3,8 @@ included)."""
 
 import sys
 
-# Only on the device: on a PC this file can be found as the stdlib's ``code`` module (pytest's
-# pythonpath has firmware/), and importing it there must do nothing.
+# Only on the device: on a PC, with firmware/ on sys.path (simulator, tests), this file could be
+# imported as the stdlib's ``code`` module, and importing it there must do nothing.
 if sys.implementation.name == "circuitpython":
     from companion import hwpico, main
 
