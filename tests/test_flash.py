@@ -307,6 +307,49 @@ def test_circuitpy_never_appears(board, tmp_path):
         flash.flash(env_for(board), uf2_file(tmp_path), circuitpy_timeout=12)
 
 
+def test_circuitpy_wait_has_its_own_timeout(board, tmp_path):
+    """A first start (formatting CIRCUITPY) takes longer than --timeout's bootloader wait:
+    the CIRCUITPY wait runs on --circuitpy-timeout, not on --timeout nor a fixed 60 s."""
+    def slow_start(after):
+        def hook():
+            copied = (board.media / "RPI-RP2" / flash.COPY_NAME).exists()
+            if copied and board.now >= after and not (board.media / "CIRCUITPY").exists():
+                board.show_circuitpy()
+        return hook
+
+    board.show_bootloader()
+    board.on_sleep.append(slow_start(90))
+    cp = flash.flash(env_for(board), uf2_file(tmp_path), timeout=5, circuitpy_timeout=120)
+    assert cp.label == "CIRCUITPY" and 90 <= board.now <= 120
+    (board.media / "CIRCUITPY").rename(board.media / "gone")
+    board.now = 0.0
+    with pytest.raises(LunchboxError, match="appeared within 2.5 s") as e:
+        flash.flash(env_for(board), uf2_file(tmp_path), timeout=300, circuitpy_timeout=2.5)
+    assert board.now < 10 and "--circuitpy-timeout" in e.value.hint
+
+
+def test_cli_passes_both_timeouts(tmp_path, monkeypatch, capsys):
+    from lunchbox import cli, drives
+
+    seen = {}
+
+    def fake_flash(env, uf2_path, board, chip, drive, ask, timeout, circuitpy_timeout):
+        seen.update(timeout=timeout, circuitpy_timeout=circuitpy_timeout)
+        return drives.Drive(str(tmp_path))
+
+    monkeypatch.setattr(flash, "flash", fake_flash)
+    assert cli.main(["flash", "--uf2", "x.uf2", "--no-sync", "--timeout", "7",
+                     "--circuitpy-timeout", "200"]) == 0
+    assert seen == {"timeout": 7.0, "circuitpy_timeout": 200.0}
+    assert cli.main(["flash", "--uf2", "x.uf2", "--no-sync"]) == 0
+    assert seen == {"timeout": flash.BOOTLOADER_TIMEOUT,
+                    "circuitpy_timeout": flash.CIRCUITPY_TIMEOUT}
+    for bad in ("0", "-3", "soon", "inf"):
+        with pytest.raises(SystemExit):
+            cli.main(["flash", "--uf2", "x.uf2", "--circuitpy-timeout", bad])
+        assert "not a number of seconds above 0" in capsys.readouterr().err
+
+
 def test_missing_uf2_file(board, tmp_path):
     with pytest.raises(LunchboxError, match="cannot read"):
         flash.flash(env_for(board), str(tmp_path / "nope.uf2"))

@@ -5,7 +5,8 @@
 2. find the bootloader drive (INFO_UF2.TXT), or ask a running CircuitPython board to reboot
    into it (1200-baud touch on its console port, then the REPL), and wait for it;
 3. check the bootloader's chip against the UF2, copy it with a progress bar;
-4. wait for CIRCUITPY, then offer to sync.
+4. wait for CIRCUITPY (--circuitpy-timeout: a first start formats the drive, so it gets its
+   own, longer wait than the bootloader's --timeout), then offer to sync.
 The steps take an Env so the tests run them against folders and a pseudo-terminal.
 """
 
@@ -18,6 +19,8 @@ from .errors import LunchboxError
 from .progress import Bar
 
 TOUCH_WAIT = 6.0  # the 1200-baud touch usually shows the drive within 2-3 s
+BOOTLOADER_TIMEOUT = 30.0
+CIRCUITPY_TIMEOUT = 60.0  # a first start formats CIRCUITPY: slower than the bootloader
 COPY_NAME = "circuitpython.uf2"
 _CHUNK = 32 * 1024
 
@@ -192,15 +195,15 @@ def wait_circuitpy(env, before, timeout):
     if not found:
         raise LunchboxError(
             "CircuitPython was written, but no CIRCUITPY drive appeared within "
-            "{:.0f} s".format(timeout),
-            hint="wait a little and look for CIRCUITPY (a first start formats it); if your "
-                 "system does not mount drives by itself, mount it and run `lunchbox sync "
-                 "--drive PATH`")
+            "{:g} s".format(timeout),
+            hint="wait a little and look for CIRCUITPY (a first start formats it; next time "
+                 "--circuitpy-timeout SECONDS waits longer); if your system does not mount "
+                 "drives by itself, mount it and run `lunchbox sync --drive PATH`")
     return found[0]
 
 
-def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None, timeout=30.0,
-          circuitpy_timeout=60.0):
+def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None,
+          timeout=BOOTLOADER_TIMEOUT, circuitpy_timeout=CIRCUITPY_TIMEOUT):
     """The whole flash; returns the CIRCUITPY Drive that appeared."""
     data, info = load_uf2(env, uf2_path, board, chip)
     env.say("UF2 ok: " + info.describe())
@@ -229,13 +232,31 @@ def register(parser):
     parser.add_argument("--drive", metavar="PATH", help="the bootloader drive (RPI-RP2/RP2350)")
     parser.add_argument("--profile", metavar="NAME", help="hardware profile: its board and "
                         "chip pick and check the firmware")
-    parser.add_argument("--timeout", type=float, default=30.0,
-                        help="seconds to wait for the bootloader drive (default 30)")
+    parser.add_argument("--timeout", type=_seconds, default=BOOTLOADER_TIMEOUT,
+                        metavar="SECONDS", help="how long to wait for the bootloader drive "
+                        "to appear (default {:.0f})".format(BOOTLOADER_TIMEOUT))
+    parser.add_argument("--circuitpy-timeout", type=_seconds, default=CIRCUITPY_TIMEOUT,
+                        metavar="SECONDS", help="how long to wait, after the copy, for the "
+                        "CIRCUITPY drive of the new CircuitPython (default {:.0f}; a first "
+                        "start formats the drive, and a slow automounter adds to it)".format(
+                            CIRCUITPY_TIMEOUT))
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--sync", dest="sync", action="store_true", default=None,
                        help="sync the firmware right after flashing")
     group.add_argument("--no-sync", dest="sync", action="store_false",
                        help="do not offer to sync")
+
+
+def _seconds(text):
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("{!r} is not a number of seconds above 0".format(text))
+    return value
 
 
 def run(args):
@@ -254,7 +275,8 @@ def run(args):
             except LunchboxError:
                 pass
     ask = sync_command.ask_drive if sync_command.interactive() else None
-    circuitpy = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout)
+    circuitpy = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout,
+                      args.circuitpy_timeout)
     print("CircuitPython is running: {}".format(circuitpy.describe()))
     do_sync = args.sync
     if do_sync is None and sync_command.interactive():
