@@ -17,7 +17,7 @@ unchanged), ``undo()``, ``is_over()``, ``scores()``, ``winners()``, ``to_bytes()
   several colours: ``("take", colour)`` (colour = the seat that owned the food cards).
 """
 
-from shared_rules._codec import checksum
+from shared_rules._codec import SnapshotUndo, checksum, open_state
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import (
     AQUA_VALUES,
@@ -61,17 +61,14 @@ def _bits(mask):
     return n
 
 
-class AquaBrunch:
+class AquaBrunch(SnapshotUndo):
     """The whole table's state; the device sees every card the players enter."""
 
     def __init__(self, players=3, max_undo=64):
         if type(players) is not int or players < MIN_PLAYERS or players > MAX_PLAYERS:
             raise ValueError("Aqua Brunch is for 3 to 7 players, got {!r}".format(players))
-        if type(max_undo) is not int or max_undo < 0:
-            raise ValueError("max_undo must be an int >= 0, got {!r}".format(max_undo))
+        self._init_undo(max_undo)
         self.n = players
-        self.max_undo = max_undo
-        self._undo = []
         self.round = 0  # 0..5
         self.phase = DEAL
         self.deck = list(DECK_COUNTS)
@@ -207,10 +204,7 @@ class AquaBrunch:
             raise ValueError("illegal action {!r}".format(action))
         if action not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
-        if self.max_undo:
-            self._undo.append(self.to_bytes())
-            if len(self._undo) > self.max_undo:
-                self._undo.pop(0)
+        self._remember()
         kind = action[0]
         if kind == "card":
             self._deal(card_index(action[1]))
@@ -315,15 +309,6 @@ class AquaBrunch:
             self.phase = DEAL
             self._refill()
 
-    def undo(self):
-        """Take back the last action (up to ``max_undo`` of them; not kept by to_bytes)."""
-        if not self._undo:
-            raise ValueError("nothing to undo")
-        self._load(self._undo.pop()[:-2])
-
-    def can_undo(self):
-        return len(self._undo) > 0
-
     # ---- persistence -----------------------------------------------------------------------
 
     def to_bytes(self):
@@ -345,12 +330,7 @@ class AquaBrunch:
     @classmethod
     def from_bytes(cls, data, max_undo=64):
         """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
-        if not isinstance(data, (bytes, bytearray)) or len(data) < 4:
-            raise ValueError("not an Aqua Brunch state")
-        if checksum(data[:-2]) != bytes(data[-2:]):
-            raise ValueError("Aqua Brunch state fails its checksum")
-        if data[0] != VERSION:
-            raise ValueError("unknown Aqua Brunch state version {}".format(data[0]))
+        open_state(data, "Aqua Brunch", VERSION, 4)
         n = data[1]
         if n < MIN_PLAYERS or n > MAX_PLAYERS:
             raise ValueError("bad player count {} in Aqua Brunch state".format(n))

@@ -23,7 +23,7 @@ Seats are numbered clockwise from the start player. Actions are tuples:
 - the end of the turn: ``("discard", flavor, qty)`` while over 7 cards, then ``("end",)``.
 """
 
-from shared_rules._codec import checksum
+from shared_rules._codec import SnapshotUndo, checksum, open_state
 from shared_rules._compat import const
 from shared_rules.space_battle_lunchtime import (
     MAX_HAND,
@@ -62,21 +62,18 @@ def _card_action(kind, code):
     return (kind, c[0], c[1])
 
 
-class SpaceBattle:
+class SpaceBattle(SnapshotUndo):
     def __init__(self, players=2, favorites=None, max_undo=64):
         if type(players) is not int or players < 2 or players > 5:
             raise ValueError("Space Battle Lunchtime is for 2 to 5 players, got {!r}".format(
                 players))
-        if type(max_undo) is not int or max_undo < 0:
-            raise ValueError("max_undo must be an int >= 0, got {!r}".format(max_undo))
+        self._init_undo(max_undo)
         if favorites is None:
             favorites = [None] * players
         if not isinstance(favorites, (list, tuple)) or len(favorites) != players:
             raise ValueError("favorites needs one flavor (or None) per player, got {!r}".format(
                 favorites))
         self.n = players
-        self.max_undo = max_undo
-        self._undo = []
         # the chef's favourite flavour index per seat (None: not entered, no spatula bonus)
         self.favorite = [_NONE if f is None else flavor_index(f) for f in favorites]
         self.phase = SETUP
@@ -211,10 +208,7 @@ class SpaceBattle:
                 raise ValueError("cannot serve {!r} now".format(action))
         elif a not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
-        if self.max_undo:
-            self._undo.append(self.to_bytes())
-            if len(self._undo) > self.max_undo:
-                self._undo.pop(0)
+        self._remember()
         kind = a[0]
         seat = self.cur
         hand = self.hands[seat]
@@ -321,15 +315,6 @@ class SpaceBattle:
         if self.cur == 0 and (max(self.scores()) >= TARGET or self.served() >= MAX_PILE):
             self.phase = OVER
 
-    def undo(self):
-        """Take back the last action (up to ``max_undo``; the history is not in to_bytes)."""
-        if not self._undo:
-            raise ValueError("nothing to undo")
-        self._load(self._undo.pop()[:-2])
-
-    def can_undo(self):
-        return len(self._undo) > 0
-
     # ---- persistence -----------------------------------------------------------------------
 
     def to_bytes(self):
@@ -349,12 +334,7 @@ class SpaceBattle:
     @classmethod
     def from_bytes(cls, data, max_undo=64):
         """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
-        if not isinstance(data, (bytes, bytearray)) or len(data) < 9:
-            raise ValueError("not a Space Battle Lunchtime state")
-        if checksum(data[:-2]) != bytes(data[-2:]):
-            raise ValueError("Space Battle Lunchtime state fails its checksum")
-        if data[0] != VERSION:
-            raise ValueError("unknown Space Battle Lunchtime state version {}".format(data[0]))
+        open_state(data, "Space Battle Lunchtime", VERSION, 9)
         n = data[1]
         if n < 2 or n > 5:
             raise ValueError("bad player count {} in Space Battle Lunchtime state".format(n))
