@@ -379,6 +379,79 @@ def test_manifest_is_small(src, drive):
     assert size <= sum(len(rel) + 22 for rel in files) + 160
 
 
+def test_library_versions_from_installed_distributions(src):
+    import importlib.metadata
+
+    files = files_of(src)
+    libs = fileset.library_versions(files)
+    assert sorted(libs) == fileset.shipped_libraries(files) == [
+        "adafruit_display_text", "adafruit_st7789", "neopixel"]
+    assert libs["neopixel"] == importlib.metadata.version("adafruit-circuitpython-neopixel")
+    assert libs["adafruit_display_text"] == importlib.metadata.version(
+        "adafruit-circuitpython-display-text")
+    # a lib/ copy no installed distribution provides has no version to record
+    files["lib/homemade.py"] = b"X = 1\n"
+    files["lib/homemade_pkg/__init__.py"] = b""
+    assert {"homemade", "homemade_pkg"} < set(fileset.shipped_libraries(files))
+    assert fileset.library_versions(files) == libs
+    assert fileset.library_version("homemade") is None
+    assert fileset.library_versions({"code.py": b""}) == {}
+
+
+def test_manifest_records_library_versions(src, drive):
+    files = files_of(src)
+    libs = fileset.library_versions(files)
+    sync.sync(str(drive), files, meta={"firmware_version": "1.2.3", "libs": libs})
+    assert json.loads((drive / sync.MANIFEST).read_text())["libs"] == libs
+    assert sync.read_manifest(str(drive))["libs"] == libs
+    # An older manifest (no "libs") reads as "not recorded"; a malformed table is dropped,
+    # never a reason to distrust the manifest (the versions are only shown by doctor).
+    doc = json.loads((drive / sync.MANIFEST).read_text())
+    for value, read in ((None, None), ([1, 2], None), ({"neopixel": 6, "x": "1.0"}, {"x": "1.0"})):
+        doc["libs"] = value
+        if value is None:
+            del doc["libs"]
+        (drive / sync.MANIFEST).write_text(json.dumps(doc))
+        manifest = sync.read_manifest(str(drive))
+        assert manifest["libs"] == read and manifest["complete"] is True
+    format1 = drive / sync.MANIFEST
+    format1.write_text(format1_manifest(files))
+    assert sync.read_manifest(str(drive))["libs"] is None
+
+
+def test_other_library_versions_rewrite_only_the_manifest(src, drive):
+    files = files_of(src)
+    libs = fileset.library_versions(files)
+    sync.sync(str(drive), files, meta={"libs": libs})
+    before = tree(drive)
+    other = dict(libs, neopixel="0.0.1")  # another machine, same neopixel.py
+    rec = Recorder()
+    p = sync.sync(str(drive), files, meta={"libs": other}, opener=rec)
+    assert p.changes == 0 and p.libs_recorded and rec.opened == []
+    assert sync.read_manifest(str(drive))["libs"] == other
+    after = tree(drive)
+    assert {rel for rel in after if after[rel] != before.get(rel)} == {sync.MANIFEST}
+    assert "  recorded this machine's library versions in the manifest" in \
+        sync_command.summary(p)
+    mtime = (drive / sync.MANIFEST).stat().st_mtime_ns
+    for meta in ({"libs": other}, {}):  # same versions, or none known: nothing written
+        p = sync.sync(str(drive), files, meta=meta)
+        assert not p.libs_recorded and (drive / sync.MANIFEST).stat().st_mtime_ns == mtime
+    assert sync_command.summary(p) == ["up to date: {} files unchanged, nothing copied".format(
+        len(files))]
+
+
+def test_manifest_with_library_versions_is_small(src, drive):
+    files = files_of(src)
+    libs = fileset.library_versions(files)
+    sync.sync(str(drive), files, meta={"firmware_version": "1.2.3", "profile": "test",
+                                       "tool": "lunchbox 0.1.0", "libs": libs})
+    size = (drive / sync.MANIFEST).stat().st_size
+    # the files as above, plus per library its name, version and 6 bytes of JSON
+    assert size <= sum(len(rel) + 22 for rel in files) + 160 + 10 + sum(
+        len(name) + len(version) + 6 for name, version in libs.items())
+
+
 @pytest.mark.parametrize("code,message", [(errno.EROFS, "read-only"), (errno.ENOSPC, "full"),
                                           (errno.EACCES, "permission denied")])
 def test_write_errors_injected(src, drive, code, message):
@@ -518,6 +591,8 @@ def test_command_full_real_tree(tmp_path):
     manifest = json.loads((tmp_path / "CIRCUITPY" / sync.MANIFEST).read_text())
     assert manifest["firmware_version"] == fileset.firmware_version()
     assert manifest["profile"] == "pico-display-pack"
+    assert manifest["libs"] == fileset.library_versions(manifest["files"])
+    assert {"adafruit_display_text", "adafruit_st7789", "neopixel"} <= set(manifest["libs"])
     # the profile is now remembered on the drive: no --profile needed, and nothing to do
     p = sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
     assert p.changes == 0

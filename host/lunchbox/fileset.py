@@ -9,6 +9,7 @@
 """
 
 import ast
+import importlib.metadata
 import importlib.util
 import os
 from pathlib import Path
@@ -78,6 +79,45 @@ def library_files(name, find_spec=importlib.util.find_spec):
         base = Path(list(spec.submodule_search_locations)[0])
         return _walk(base, "lib/{}/".format(name), (".py",))
     return {"lib/{}.py".format(name): Path(spec.origin)}
+
+
+def shipped_libraries(files):
+    """The library names (top-level lib/ modules or packages) in a file set, sorted."""
+    names = set()
+    for rel in files:
+        parts = rel.split("/")
+        if parts[0] == "lib" and len(parts) > 1:
+            names.add(parts[1][:-3] if len(parts) == 2 and parts[1].endswith(".py")
+                      else parts[1])
+    return sorted(names)
+
+
+def library_version(name, distributions=None):
+    """The version of the installed distribution that provides import name ``name``
+    ("neopixel" -> adafruit-circuitpython-neopixel's "6.4.2"), or None when not known."""
+    if distributions is None:
+        distributions = importlib.metadata.packages_distributions()
+    for dist in distributions.get(name, ()):
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def library_versions(files):
+    """{library name: version of its installed distribution} for the libraries in the file
+    set ``files`` (drive path -> anything), for the manifest; unknown versions are left out."""
+    names = shipped_libraries(files)
+    if not names:
+        return {}
+    distributions = importlib.metadata.packages_distributions()
+    out = {}
+    for name in names:
+        version = library_version(name, distributions)
+        if version:
+            out[name] = version
+    return out
 
 
 def imported_names(source, module):

@@ -25,7 +25,9 @@ from .errors import LunchboxError
 MANIFEST = ".lunchbox-manifest.json"
 PENDING = ".lunchbox-pending.json"
 # Format 2 (compact): {"format": 2, "files": {rel: "<first 16 hex digits of its SHA-256>"},
-# "firmware_version", "profile", "tool", "written"}. Format 1 (read, and replaced by format 2 on
+# "firmware_version", "profile", "tool", "written", and since 2026-11-30 "libs": {library
+# import name: version of the installed distribution it was copied from}} (optional: older
+# format-2 manifests lack it, and older lunchbox versions ignore it). Format 1 (read, and replaced by format 2 on
 # the next sync that changes anything) had {rel: {"sha256": 64 hex digits, "size": n}} and a
 # "complete" flag. 64 bits of digest only have to tell "the file sync wrote" from "a file the
 # user changed since", so an accidental match is a 1 in 2**64 chance.
@@ -122,12 +124,24 @@ def _load_json(path, key):
     data[key] = table
     if key == "files" and fmt != 1:
         data["complete"] = True  # format 2 is only ever written whole, after a full sync
+    if key == "files":
+        data["libs"] = _libs(data.get("libs"))
     return data, False
+
+
+def _libs(value):
+    """The manifest's library versions, or None when it has none (an older manifest) or they
+    are not a {name: version} table: informational only, so never a reason to distrust it."""
+    if not isinstance(value, dict):
+        return None
+    return {k: v for k, v in value.items()
+            if isinstance(k, str) and isinstance(v, str) and k and v and len(k + v) < 200}
 
 
 def read_manifest(drive):
     """The drive's manifest as a dict ({"files": {rel: {"sha256": digest[, "pending"]}},
-    "complete", "firmware_version", "profile", "pending_profile" (the profile of a sync that
+    "complete", "firmware_version", "profile", "libs" ({name: version}, or None when the
+    manifest does not record them), "pending_profile" (the profile of a sync that
     did not finish), ...}; either format), or None when sync never ran there.
 
     A journal left by an interrupted sync marks the manifest incomplete and its files
@@ -164,6 +178,7 @@ class Plan:
         self.unchanged = []  # rel
         self.kept = []  # rel: no longer shipped, but changed on the drive: left alone
         self.old_sizes = {}  # rel -> size on the drive now (for the space check)
+        self.libs_recorded = False  # no file changed, but the manifest's library versions did
 
     @property
     def changes(self):
@@ -315,7 +330,12 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
     meta = meta or {}
     old = dict((manifest or {}).get("files", {}))
     if p.changes == 0 and manifest and manifest.get("complete"):
-        return p
+        # Same files, but other library versions (another machine's packages, with identical
+        # copies of the shipped modules): only the manifest is rewritten, so that doctor
+        # compares against what is really recorded.
+        if meta.get("libs") is None or manifest.get("libs") == meta["libs"]:
+            return p
+        p.libs_recorded = True
     final = {rel: digest(files[rel]) for rel in files}
     # Everything this sync may leave half-done. Earlier pending entries need no carrying
     # over: each is shipped (compared by content), being removed now, or gone from the drive.

@@ -137,7 +137,8 @@ def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
     settings = fileset.merge_settings(drive_settings(drive), rendered)
     files = fileset.build(profile, settings, root=root)
     meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
-            "tool": "lunchbox " + __version__}
+            "tool": "lunchbox " + __version__,
+            "libs": fileset.library_versions(files) or None}
     return boot, profile, files, meta, board_warnings(profile, boot)
 
 
@@ -161,6 +162,8 @@ def summary(p, dry_run=False):
                              "" if len(replaced) < 3 else " (an earlier copy by hand?)"))
     for rel in p.kept:
         lines.append("  left alone: {} (no longer shipped, but changed on the drive)".format(rel))
+    if p.libs_recorded:
+        lines.append("  recorded this machine's library versions in the manifest")
     if not p.changes:
         lines.append("{}up to date: {} files unchanged, nothing {}".format(
             "" if not dry_run else "already ", len(p.unchanged),
