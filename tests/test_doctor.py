@@ -156,3 +156,63 @@ def test_named_drive(tmp_path):
     (d / "code.py").write_text("print('edited on the board')\n")
     r = doctor.diagnose(roots=[], comports=lambda: [CONSOLE, DATA], drive=str(d))
     assert fixes(r) == ["lunchbox sync --drive " + str(d)]  # the command to type, as given
+
+
+def set_libs(d, change):
+    """Edit the recorded library versions of a synced drive (``change(libs)``)."""
+    doc = json.loads((d / sync.MANIFEST).read_text())
+    change(doc)
+    (d / sync.MANIFEST).write_text(json.dumps(doc))
+
+
+def test_library_versions_shown_and_compared(tmp_path):
+    d = circuitpy(tmp_path, synced=True)
+    libs = json.loads((d / sync.MANIFEST).read_text())["libs"]
+    r = run(tmp_path, [CONSOLE, DATA])
+    assert r.problems == [] and r.notes == []
+    assert "  libraries: adafruit_display_text {}, ".format(
+        libs["adafruit_display_text"]) in r.render()
+    # synced on a machine with another neopixel package (the same neopixel.py)
+    set_libs(d, lambda doc: doc["libs"].update(neopixel="0.0.1"))
+    r = run(tmp_path, [CONSOLE, DATA])
+    assert r.problems == []  # a note, not a problem: exit status 0
+    assert r.notes == [("the device's CircuitPython libraries differ from the ones this "
+                        "machine ships (from its installed Python packages): neopixel 0.0.1 "
+                        "on the device, {} here".format(libs["neopixel"]), "lunchbox sync")]
+    text = r.render()
+    assert "no problems found" in text and "1 note:" in text and "fix: lunchbox sync" in text
+    # the fix works: sync records this machine's versions (no file needed copying)
+    p = sync_command.sync_once(drives.Drive(d), None, out=io.StringIO(), err=io.StringIO())
+    assert p.changes == 0 and p.libs_recorded
+    assert run(tmp_path, [CONSOLE, DATA]).notes == []
+
+
+def test_library_missing_or_extra_on_device(tmp_path):
+    d = circuitpy(tmp_path, synced=True)
+    set_libs(d, lambda doc: doc["libs"].pop("adafruit_ticks", None)
+             or doc["libs"].pop("neopixel"))
+    set_libs(d, lambda doc: doc["libs"].update(old_lib="1.0"))
+    (note, fix), = run(tmp_path, [CONSOLE, DATA]).notes
+    assert "old_lib 1.0 on the device, none here" in note and fix == "lunchbox sync"
+    assert " none on the device, " in note
+
+
+def test_library_versions_not_recorded_by_older_manifest(tmp_path):
+    d = circuitpy(tmp_path, synced=True)
+    set_libs(d, lambda doc: doc.pop("libs"))
+    r = run(tmp_path, [CONSOLE, DATA])
+    assert "libraries: versions not recorded (synced by an older lunchbox)" in r.render()
+    assert r.problems == [] and r.notes == []
+
+
+def test_library_versions_without_a_profile(tmp_path):
+    import importlib.metadata
+
+    d = circuitpy(tmp_path, profile=None, version=fileset.firmware_version())
+    set_libs(d, lambda doc: doc.update(libs={"neopixel": "0.0.1", "adafruit_ticks":
+                                             importlib.metadata.version(
+                                                 "adafruit-circuitpython-ticks")}))
+    r = run(tmp_path, [CONSOLE, DATA])
+    (note, _), = r.notes
+    assert note.endswith(": neopixel 0.0.1 on the device, {} here".format(
+        importlib.metadata.version("adafruit-circuitpython-neopixel")))

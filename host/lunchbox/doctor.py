@@ -12,12 +12,16 @@ class Report:
         self.sync_cmd = sync_cmd  # with --drive PATH when doctor was given one
         self.seen = []  # lines describing what was found
         self.problems = []  # (problem, fix)
+        self.notes = []  # (note, fix): worth fixing, but not a fault (exit status stays 0)
 
     def see(self, text):
         self.seen.append(text)
 
     def problem(self, text, fix):
         self.problems.append((text, fix))
+
+    def note(self, text, fix):
+        self.notes.append((text, fix))
 
     def render(self):
         lines = list(self.seen)
@@ -31,6 +35,13 @@ class Report:
         else:
             lines.append("")
             lines.append("no problems found")
+        if self.notes:
+            lines.append("")
+            lines.append("{} note{}:".format(len(self.notes), "" if len(self.notes) == 1
+                                             else "s"))
+            for text, fix in self.notes:
+                lines.append("  - " + text)
+                lines.append("    fix: " + fix)
         return "\n".join(lines)
 
 
@@ -83,17 +94,18 @@ def _ports(report, comports):
 
 
 def _firmware(report, drive, root):
+    """(the manifest or None, whether the firmware is this checkout's, completely synced)."""
     try:
         manifest = sync.read_manifest(drive.path)
     except LunchboxError as e:
         report.problem(str(e), e.hint or "delete the manifest and sync again")
-        return
+        return None, False
     checkout = fileset.firmware_version(root)
     if manifest is None:
         report.see("  firmware: not installed by lunchbox (no {})".format(sync.MANIFEST))
         report.problem("the Lunchbox firmware is not on {}".format(drive.describe()),
                        report.sync_cmd + " --profile NAME")
-        return None
+        return None, False
     on_device = manifest.get("firmware_version")
     report.see("  firmware: {} on the device, {} in this checkout".format(
         on_device or "no complete copy", checkout))
@@ -104,8 +116,43 @@ def _firmware(report, drive, root):
         report.problem("the device runs firmware {}, the checkout has {}".format(
             on_device, checkout), report.sync_cmd)
     else:
-        return manifest
-    return None
+        return manifest, True
+    return manifest, False
+
+
+def _versions(table):
+    return ", ".join("{} {}".format(name, table[name]) for name in sorted(table))
+
+
+def _libraries(report, manifest, profile, root):
+    """The CircuitPython library versions on the device (from its manifest) against the ones
+    this machine would ship: they come from the installed Python packages, which may differ
+    between machines even for the same checkout."""
+    on_device = manifest.get("libs")
+    if on_device is None:
+        report.see("  libraries: versions not recorded (synced by an older lunchbox)")
+        return
+    report.see("  libraries: " + (_versions(on_device) or "none"))
+    try:
+        if profile is not None:
+            here = fileset.library_versions(fileset.sources(profile, root))
+        else:  # no profile to say what would ship: compare the libraries the device has
+            here = {}
+            for name in on_device:
+                version = fileset.library_version(name)
+                if version:
+                    here[name] = version
+    except LunchboxError:
+        return  # the file-set problem is reported by the comparison of files
+    differ = []
+    for name in sorted(set(on_device) | set(here)):
+        if on_device.get(name) != here.get(name):
+            differ.append("{} {} on the device, {} here".format(
+                name, on_device.get(name, "none"), here.get(name, "none")))
+    if differ:
+        report.note("the device's CircuitPython libraries differ from the ones this machine "
+                    "ships (from its installed Python packages): " + "; ".join(differ),
+                    report.sync_cmd)
 
 
 def _differences(report, drive, profile, manifest, root):
@@ -187,8 +234,10 @@ def _circuitpy(report, drive, profile_name, root):
     except OSError:
         pass
     profile = _profile(report, drive, boot, profile_name)
-    manifest = _firmware(report, drive, root)
-    if profile is not None and manifest is not None:
+    manifest, current = _firmware(report, drive, root)
+    if manifest is not None and manifest.get("complete"):
+        _libraries(report, manifest, profile, root)
+    if profile is not None and current:
         _differences(report, drive, profile, manifest, root)
 
 
