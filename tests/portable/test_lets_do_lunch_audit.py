@@ -189,3 +189,21 @@ def test_last_placement_scores_the_loser_hand_after_captures():
     m.roll((1, 2, 2))
     m.place(4)
     assert m.scores == [12, -12] and m.last_result == (0, 12)
+
+
+def test_strict_last_man_is_asked_before_the_opponent_rolls_not_on_a_triple():
+    from shared_rules.lets_do_lunch import ANNOUNCE, FORGOT
+
+    lines = ["AAAA...", "AAAA...", "AA.....", EMPTY, EMPTY, EMPTY, EMPTY]
+    m = Match(strict=True)
+    m.set_position("\n".join(lines), 0)
+    assert m.hands == [2, 12]
+    m.roll((1, 1, 1))
+    m.place(5)  # down to one; the triple rolls again: it is still player 0's own roll
+    assert m.hands[0] == 1 and m.phase == ROLL and m.player == 0
+    m.roll((2, 1, 3))  # pass: now player 1 is about to roll, so the table is asked
+    assert m.phase == ANNOUNCE and m.player == 1 and m.current_player() == 0
+    m.apply(FORGOT)
+    m.roll((2, 2, 1))
+    m.place(5)  # player 1 places; player 0 passes for forgetting
+    assert m.phase == ROLL and m.player == 1
