@@ -1,0 +1,90 @@
+"""Space Lunch rules audit: rulebook points the other tests leave implicit, each pinned by a
+concrete sequence of actions (the audit found no engine discrepancy)."""
+
+from _harness import raises
+from shared_rules._compat import Rng
+from shared_rules.space_lunch import (
+    AUTOMA_SEAT,
+    HOT_DRINK,
+    RETURN,
+    Solo,
+    cell,
+    chill_jar,
+    hot_drink,
+    jelly_bubbles,
+    take,
+)
+from shared_rules.space_lunch_duel import Duel
+
+OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+def refill(g):
+    while g.pending:
+        g.apply(g.refills()[0])
+
+
+def test_hot_drink_may_remove_a_card_in_the_pick_column():
+    # Only Jelly Bubbles and Chill Jar exclude the Pick column; Hot Drink takes any card.
+    g = Solo()
+    for t in OPENING:
+        g.apply(t)
+    g.apply(hot_drink(1, 2))
+    assert g.grid[cell(1, 2)] == 0 and g.bottom == [4] and g.deck == 28 and g.coupons == 1
+    g.apply(10)
+    assert g.deck == 27 and g.pick == 0 and g.turn == 0  # not a take: the food phase follows
+    with raises(ValueError, "one coupon"):
+        g.apply(hot_drink(2, 2))
+    g.apply(take(1, 2))  # the refill in the Pick column can be taken
+    assert g.taken[0][10] == 1 and g.turn == AUTOMA_SEAT
+
+
+def test_duel_coupon_instead_of_the_action_of_a_forced_return():
+    # Five Hot Drinks returned: the Hot Drink action may follow, or the coupon instead, but
+    # only one beverage action in the turn.
+    g = Duel(0)
+    for t in OPENING:
+        g.apply(t)
+    for row in [1, 3] * 5:
+        g.apply(take(g.pick + 1, row))
+        refill(g)
+    g.apply(RETURN + HOT_DRINK)
+    assert g.grant == HOT_DRINK
+    off = (g.pick + 1) % 3 + 1
+    assert chill_jar(off, 2) in g.legal_actions()
+    g.apply(chill_jar(off, 2))  # the coupon's Chill Jar ends the turn
+    assert g.coupon_used[0] and g.turn == 1 and g.grant == -1
+
+
+def test_duel_with_the_grant_used_no_second_action():
+    g = Duel(0)
+    for t in OPENING:
+        g.apply(t)
+    for row in [1, 3] * 5:
+        g.apply(take(g.pick + 1, row))
+        refill(g)
+    g.apply(RETURN + HOT_DRINK)
+    a, b = (g.pick + 1) % 3 + 1, (g.pick + 2) % 3 + 1
+    g.apply(jelly_bubbles(a, 1, b, 1))  # the coupon: the grant is no longer usable
+    with raises(ValueError, "one beverage action"):
+        g.apply(hot_drink(a, 2, paid=True))
+    assert g.legal_actions() == [take(g.pick + 1, r) for r in (1, 2, 3)]
+
+
+def test_seeded_games_keep_the_rulebook_limits():
+    # Nobody ever holds more than five beverages (the forced return comes first), the Automa's
+    # card is never an empty space, and both games end with exactly six cards or a triplets win.
+    rng = Rng(2024)
+    for i in range(4):
+        g = Solo(i)
+        while not g.is_over():
+            if g.turn == AUTOMA_SEAT and not g.pending:
+                assert g.grid[g.automa_cell()]
+            g.apply(rng.choice(g.legal_actions()))
+        assert g.grid_cards() == 6 or g.reason != "persistence"
+        d = Duel(i % 2)
+        while not d.is_over():
+            d.apply(rng.choice(d.legal_actions()))
+            assert sum(d.drinks[0]) <= 5 and sum(d.drinks[1]) <= 5
+            assert d.stack(0) >= 0 and d.stack(1) >= 0 and d.stack(2) >= 0
+        assert d.reason == "triplets" or d.grid_cards() == 6
