@@ -250,9 +250,13 @@ def _coupon(a):
 
 
 def _coupon_may_win(g):
-    """Could a coupon action win now? Only by Chill Jar on the last card of a third triplet."""
+    """Could a coupon action win now? By Chill Jar on the last card of a third triplet, or by
+    Hot Drink in the Pick column when the refill is known (a card sent under the deck comes
+    back up) and is that last card."""
     if not g.coupons or g.acted or g.triplets(HUMAN) < 2:
         return False
+    if g.bottom and g.deck == len(g.bottom) and g.taken[HUMAN][g.bottom[0]] == 2:
+        return True
     for c in range(9):
         if g.grid[c] and c % 3 != g.pick and g.taken[HUMAN][g.grid[c]] == 2:
             return True

@@ -88,3 +88,24 @@ def test_seeded_games_keep_the_rulebook_limits():
             assert sum(d.drinks[0]) <= 5 and sum(d.drinks[1]) <= 5
             assert d.stack(0) >= 0 and d.stack(1) >= 0 and d.stack(2) >= 0
         assert d.reason == "triplets" or d.grid_cards() == 6
+
+
+def test_advice_sees_a_hot_drink_win_when_the_refill_is_known():
+    # Two triplets and two of food 5; the deck is down to the 5 sent under it by Hot Drink.
+    # A Hot Drink in the Pick column brings the 5 up and the take wins: advice must say so
+    # even though a safe take exists.
+    from shared_rules.space_lunch_hints import WIN, advice, hints
+
+    g = Solo()
+    for a in (5, 4, 6, 1, 4, 6, 6, 2, 8, 20, 7, 13, 4, 22, 1, 13, 2, 21, 3, 13, 1, 26, 5, 13,
+              2, 25, 8, 13, 10, 24, 8, 13, 10, 26, 11, 13, 12, 28, 5, 13, 7, 24, 11, 13, 10,
+              20, 7, 13, 12, 25, 12, 13, 11, 38, 3, 21, 9, 13, 9, 20, 9, 13, 3):
+        g.apply(a)
+    assert g.deck == 1 and g.bottom == [5] and g.taken[0][5] == 2 and g.triplets(0) == 2
+    assert (hot_drink(3, 1), WIN, ()) in hints(g)
+    assert advice(g).endswith(": you win!") and advice(g).startswith("Hot Drink c")
+    assert advice(g, short=True).startswith("Hot Drink c")
+    g.apply(hot_drink(3, 1))
+    g.apply(5)
+    g.apply(take(3, 1))
+    assert g.winner == 0 and g.reason == "triplets"
