@@ -253,34 +253,30 @@ def validate(profile):
         pin = dpins.get(role)
         return pins.gpio_number(pin) if pin in seen else None
 
-    if facts and facts["bus"] == "spi":
-        signals = {}
-        for role in ("sck", "mosi", "miso"):
+    def bus_pins(roles, function, bus):
+        """{role: (gpio, instance)} of the display pins that can be that signal of ``bus``;
+        a problem for each that cannot."""
+        found = {}
+        for role in roles:
             n = gpio(role)
             if n is None:
                 continue
-            instance, signal = pins.spi_function(n)
+            instance, signal = function(n)
             if signal != role:
-                problems.append("display {} pin GP{} cannot be SPI {} (it is SPI{} {})".format(
-                    role, n, role.upper(), instance, signal.upper()))
+                problems.append("display {} pin GP{} cannot be {} {} (it is {}{} {})".format(
+                    role, n, bus, role.upper(), bus, instance, signal.upper()))
             else:
-                signals[role] = (n, instance)
+                found[role] = (n, instance)
+        return found
+
+    if facts and facts["bus"] == "spi":
+        signals = bus_pins(("sck", "mosi", "miso"), pins.spi_function, "SPI")
         if len({inst for _, inst in signals.values()}) > 1:
             problems.append("display SPI pins are on different SPI instances: {}".format(
                 ", ".join("{} GP{} is SPI{}".format(role, n, inst)
                           for role, (n, inst) in sorted(signals.items()))))
     if facts and facts["bus"] == "i2c":
-        found = {}
-        for role in ("sda", "scl"):
-            n = gpio(role)
-            if n is None:
-                continue
-            instance, signal = pins.i2c_function(n)
-            if signal != role:
-                problems.append("display {} pin GP{} cannot be I2C {} (it is I2C{} {})".format(
-                    role, n, role.upper(), instance, signal.upper()))
-            else:
-                found[role] = (n, instance)
+        found = bus_pins(("sda", "scl"), pins.i2c_function, "I2C")
         if len(found) == 2 and found["sda"][1] != found["scl"][1]:
             problems.append(
                 "display I2C pins are on different I2C instances: SDA GP{} is I2C{}, "
