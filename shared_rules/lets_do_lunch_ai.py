@@ -8,10 +8,12 @@
   kinds of roll that matter, weighted out of 27: pass, triples that roll again, each column) and
   that player's best reply, valued by material (100 per cannibal of hand difference); plus, once
   per candidate, its own best capture on each column next time weighted by the chance of that
-  column, less a little for its exposed cannibals. ``depth`` counts placements searched; 2 keeps
-  the worst move under 300 ms on a Pico (bench/lets_do_lunch_ai.py). It beats a greedy
-  one-ply player in about 60% of games; deeper search and the other evaluations tried measure
-  the same within noise (docs/lets-do-lunch.md).
+  column, less the enemy's waiting captures, a little for its exposed cannibals and for
+  crowding its own, plus a little for the edge rows (weights tuned against greedy).
+  ``depth`` counts placements searched; 2 keeps the worst move under 300 ms on a Pico
+  (bench/lets_do_lunch_ai.py). It beats a greedy one-ply player in about 62% of games
+  (bench/lets_do_lunch_ceiling.py, 40,000 games); a player rolling every position out
+  thousands of times would add only a few points (docs/lets-do-lunch.md).
 
 ``evaluate`` (from one player's side): 100 per cannibal of hand difference, then, per cannibal
 that could be sandwiched on the next placement, the chance (out of 27) of rolling the column
@@ -132,7 +134,7 @@ class _Search:
     ``full`` False the leaves count material only (the positional part is added once, at the
     root, by ``scores``: the evaluation is most of a search's time on a Pico)."""
 
-    __slots__ = ("cells", "hands", "me", "full", "nodes")
+    __slots__ = ("cells", "hands", "me", "full", "nodes", "threats")
 
     def __init__(self, cells, hands, me, full=True):
         self.cells = cells
@@ -140,6 +142,10 @@ class _Search:
         self.me = me
         self.full = full
         self.nodes = 0
+        # sum over the columns of (chance in 27) x (the most the last placer can eat there):
+        # at depth 2 that is the enemy's threats after HARD's placement, which the positional
+        # term needs, so the search hands it over instead of it being computed twice
+        self.threats = 0
 
     def chance(self, mover, depth):
         """Expected value for ``me`` when ``mover`` is about to roll."""
@@ -170,6 +176,7 @@ class _Search:
                     if n > most:
                         most = n
             if most >= 0:
+                self.threats += _COL_WEIGHT[x] * most
                 self.nodes += 1
                 hands = self.hands
                 hands[mover] -= 1
@@ -224,11 +231,17 @@ def _pick(options, rng):
 
 
 # HARD's positional term after its own placement: its own best capture on each column it
-# might roll next, weighted by the chance of that column, and a little for its exposed
-# cannibals (the enemy's immediate threats are already in the search: its every reply to
-# every roll).
+# might roll next, weighted by the chance of that column; less a little for its exposed
+# cannibals, for the enemy's captures waiting on the board (the search already counts the
+# enemy's very next roll; these threats stay for the rolls after it) and for each of its own
+# cannibals next to the new one (a group gives the enemy longer runs to close); plus a
+# little for the top and bottom rows (one diagonal direction instead of two). The weights were
+# tuned by playing greedy: docs/lets-do-lunch.md.
 H_MINE = 4
 H_THEIRS = 1
+H_ENEMY_THREATS = 2
+H_OWN_NEIGHBOURS = 2
+H_EDGE_ROW = 4
 
 
 def _threats(cells, side):
@@ -246,8 +259,26 @@ def _threats(cells, side):
     return total
 
 
-def _positional_after(cells, hands, me, i):
-    """HARD's positional term once ``me`` has placed at ``i`` (cells restored)."""
+def _neighbours(cells, i, side):
+    """How many of the eight spaces around ``i`` hold ``side``: straight up and down wrap in
+    the column (It's Cooked!), nothing else wraps."""
+    x = i % 7
+    y = i // 7
+    n = (cells[i - 7 if y else i + 42] == side) + (cells[i + 7 if y < 6 else x] == side)
+    for dx in (-1, 1):
+        if 0 <= x + dx <= 6:
+            j = i + dx
+            n += cells[j] == side
+            if y:
+                n += cells[j - 7] == side
+            if y < 6:
+                n += cells[j + 7] == side
+    return n
+
+
+def _positional_after(cells, hands, me, i, enemy_threats=None):
+    """HARD's positional term once ``me`` has placed at ``i`` (cells restored);
+    ``enemy_threats`` is ``_threats`` for the enemy after it, if the search already knows."""
     side = me + 1
     cells[i] = side
     eaten = eat(cells, i, side)
@@ -255,7 +286,13 @@ def _positional_after(cells, hands, me, i):
         cells[j] = 0
     v = 0
     if hands[me] > 1:  # not the winning placement
-        v = H_MINE * _threats(cells, side) - H_THEIRS * _exposure(cells)[side]
+        v = (H_MINE * _threats(cells, side) - H_THEIRS * _exposure(cells)[side]
+             - H_ENEMY_THREATS * (_threats(cells, 3 - side) if enemy_threats is None
+                                  else enemy_threats)
+             - H_OWN_NEIGHBOURS * _neighbours(cells, i, side))
+        y = i // 7
+        if y == 0 or y == 6:
+            v += H_EDGE_ROW
     for j in eaten:
         cells[j] = 3 - side
     cells[i] = 0
@@ -276,7 +313,12 @@ def scores(match, level=HARD, depth=HARD_DEPTH):
     for row in match.board.empty_rows(col):
         i = (row - 1) * 7 + col - 3
         if level == HARD:
-            v = search.after(me, i, match.again, depth) + _positional_after(cells, hands, me, i)
+            search.threats = 0
+            v = search.after(me, i, match.again, depth)
+            # at depth 2 the enemy's every roll was searched right after this placement, unless
+            # this was a triple (HARD rolls again) or the placement won
+            known = search.threats if depth == 2 and not match.again else None
+            v += _positional_after(cells, hands, me, i, known)
         elif level == MEDIUM:
             v = search.after(me, i, match.again, 1)
         else:
