@@ -185,7 +185,8 @@ def main():
             print("   win chance gained per decision: {:+.2%} (standard error {:.2%})".format(
                 mean, se))
             print("   HARD has {:.1f} decisions with a choice per game: such a player would "
-                  "gain about {:+.1f} points per game over HARD".format(per, 100 * mean * per))
+                  "gain about {:+.1f} points per game over HARD (95% margin +-{:.1f})".format(
+                      per, 100 * mean * per, 196 * se * per))
 
 
 if __name__ == "__main__":
