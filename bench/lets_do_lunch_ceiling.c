@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <math.h>
 
 typedef struct { uint32_t s; } Rng;
 static uint32_t nx(Rng *r) { uint32_t x = r->s; x ^= x << 13; x ^= x >> 17; x ^= x << 5; r->s = x; return x; }
@@ -196,9 +195,11 @@ static int hard_scores(G *g, int *rows, int *vals) {
   }
   return n;
 }
+static long hard_choices = 0;  // HARD's decisions with more than one placement
 static int hard(G *g, Rng *tie, void *ctx) {
   (void)ctx; int rows[7], vals[7];
   int n = hard_scores(g, rows, vals);
+  hard_choices += n > 1;
   return pick_best(rows, vals, n, tie);
 }
 
@@ -275,7 +276,7 @@ int main(int argc, char **argv) {
       Policy pol[2]; void *cx[2] = {0, 0}; pol[hp] = hard; pol[1 - hp] = greedy;
       wins += playout(&g, &dice, &tie, pol, cx) == hp;
     }
-    printf("wins %d games %d starts %d\n", wins, games, starts);
+    printf("wins %d games %d starts %d choices %ld\n", wins, games, starts, hard_choices);
     return 0;
   }
   if (argc >= 6 && strcmp(argv[1], "gap") == 0) {

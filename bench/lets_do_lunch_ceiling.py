@@ -32,10 +32,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from shared_rules import lets_do_lunch_ai as ai  # noqa: E402
-from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.lets_do_lunch import roll_dice  # noqa: E402
-from shared_rules.lets_do_lunch_match import Match  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import lets_do_lunch_ai as python_bench  # noqa: E402  (the seeded games, in shared_rules)
+
+ai = python_bench.ai
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lets_do_lunch_ceiling.c")
 SHIPPED = (ai.H_MINE, ai.H_THEIRS, ai.H_ENEMY_THREATS, ai.H_OWN_NEIGHBOURS, ai.H_EDGE_ROW)
@@ -49,22 +50,6 @@ def build(workdir):
     exe = os.path.join(workdir, "ceiling")
     subprocess.run([cc, "-O2", "-o", exe, SOURCE, "-lm"], check=True)
     return exe
-
-
-def python_game(seed):
-    """The seeded game as bench/lets_do_lunch_ai.py plays it; True when HARD wins."""
-    hard = seed % 2
-    m = Match(target=1, undo_limit=0)
-    dice = Rng(seed)
-    rng = Rng(seed * 7 + 1)
-    while not m.is_over():
-        if m.is_chance():
-            m.roll(roll_dice(dice))
-        elif m.current_player() == hard:
-            m.apply(ai.choose(m, ai.HARD, rng))
-        else:
-            m.apply(ai.greedy_action(m, rng))
-    return m.winner() == hard
 
 
 def c_rate(exe, first, games, weights):
@@ -84,6 +69,7 @@ def run_parallel(commands):
 
 
 def rate_split(exe, first, games, weights, jobs):
+    """(HARD's wins, its decisions with a choice) over the seeds, one process per job."""
     step = -(-games // jobs)
     cmds = []
     for k in range(jobs):
@@ -91,33 +77,14 @@ def rate_split(exe, first, games, weights, jobs):
         n = min(step, first + games - a)
         if n > 0:
             cmds.append([exe, "rate", str(a), str(n)] + [str(w) for w in weights])
-    return sum(int(o.split()[1]) for o in run_parallel(cmds))
+    outs = [o.split() for o in run_parallel(cmds)]
+    return sum(int(o[1]) for o in outs), sum(int(o[7]) for o in outs)
 
 
 def interval(wins, games):
     rate = wins / games
     half = 1.96 * (rate * (1 - rate) / games) ** 0.5
     return rate - half, rate + half
-
-
-def decisions_per_game(games=300):
-    """HARD's decisions with more than one choice, per game (the Python engine)."""
-    count = 0
-    original = ai.choose
-
-    def counting(m, level=ai.HARD, rng=None, depth=ai.HARD_DEPTH):
-        nonlocal count
-        if level == ai.HARD and len(m.board.empty_rows(m.column)) > 1:
-            count += 1
-        return original(m, level, rng, depth)
-
-    ai.choose = counting
-    try:
-        for seed in range(games):
-            python_game(seed)
-    finally:
-        ai.choose = original
-    return count / games
 
 
 def main():
@@ -138,7 +105,7 @@ def main():
 
         wrong = []
         for seed in range(args.check_games):
-            if python_game(seed) != bool(c_rate(exe, seed, 1, SHIPPED)):
+            if python_bench.strength(1, first=seed) != c_rate(exe, seed, 1, SHIPPED):
                 wrong.append(seed)
         print("1. agreement: the C port and shared_rules agree on {} of {} seeded games".format(
             args.check_games - len(wrong), args.check_games))
@@ -148,15 +115,17 @@ def main():
 
         print("2. HARD against greedy, seeds {}..{}:".format(
             args.first_seed, args.first_seed + args.games - 1))
+        per = None
         for name, weights in (("shipped root weights {}".format(SHIPPED), SHIPPED),
                               ("before tuning {}".format(BEFORE_TUNING), BEFORE_TUNING)):
-            wins = rate_split(exe, args.first_seed, args.games, weights, args.jobs)
+            wins, choices = rate_split(exe, args.first_seed, args.games, weights, args.jobs)
+            if per is None:
+                per = choices / args.games  # the shipped HARD's decisions with a choice
             low, high = interval(wins, args.games)
             print("   {}: {} of {} = {:.2%} (95% interval {:.2%}..{:.2%})".format(
                 name, wins, args.games, wins / args.games, low, high))
 
         if args.positions > 0:
-            per = decisions_per_game()
             jobs = max(1, min(args.jobs, args.positions))
             share = -(-args.positions // jobs)
             cmds = []
