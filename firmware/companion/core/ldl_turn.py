@@ -1,0 +1,98 @@
+"""Let's Do Lunch on the device: the words and small decisions of a turn (portable, no display).
+
+- ``roll_words``: what a roll means, in words (a 1-2-3, a full column, a triple);
+- ``start_row`` / ``step_row``: the placement cursor, over the free rows of the column only;
+- ``move_words``: the computer's placement as the table reads it ("c7 r4, eats 2");
+- ``Dice``: three dice typed in, one picker each.
+"""
+
+from shared_rules._compat import const
+
+MIDDLE_ROW = const(4)
+
+
+def roll_words(dice, column, again, full):
+    """(headline, explanation) for a roll: ``column`` None for 1-2-3; ``full`` when that
+    column has no free row; ``again`` for a triple."""
+    a, b, c = dice
+    if column is None:
+        return "1-2-3", "no move: pass"
+    if full:
+        if again:
+            return "Col {} full".format(column), "triple: roll again"
+        return "Col {} full".format(column), "no move: pass"
+    if again:
+        return "Triple!", "place, roll again"
+    return "{} {} {} = {}".format(a, b, c, column), "pick a row"
+
+
+def start_row(free, gains):
+    """Where the cursor starts among the ``free`` rows (ascending): on the row that eats the
+    most (the device sees every trap), else the free row nearest the middle. ``gains[k]``:
+    cannibals eaten by placing on ``free[k]``."""
+    best = 0
+    for k in range(1, len(free)):
+        if gains[k] > gains[best] or (gains[k] == gains[best] and abs(free[k] - MIDDLE_ROW)
+                                      < abs(free[best] - MIDDLE_ROW)):
+            best = k
+    return free[best]
+
+
+def step_row(free, row, step):
+    """The next free row after ``row`` in direction ``step`` (+1 down, -1 up), wrapping."""
+    n = len(free)
+    for k in range(n):
+        if free[k] == row:
+            return free[(k + step) % n]
+    return free[0]
+
+
+def presses_to(free, start, target):
+    """Cursor presses from ``start`` to ``target`` (prev and next both move, with the wrap)."""
+    n = len(free)
+    i = free.index(start)
+    j = free.index(target)
+    d = (j - i) % n
+    return min(d, n - d)
+
+
+def move_words(column, row, eaten):
+    """The computer's placement: "c7 r4" and ", eats 2" when it ate."""
+    s = "c{} r{}".format(column, row)
+    if eaten:
+        s += ", eats {}".format(eaten)
+    return s
+
+
+class Dice:
+    """Three dice typed in: ``pos`` is the die being set (0..2); each starts at 2 (1 and 3 are
+    then one press away). ``step(+1/-1)`` changes it, ``ok()`` goes on and returns the three
+    dice after the third, ``back()`` returns to the previous die (False at the first)."""
+
+    __slots__ = ("values", "pos")
+
+    def __init__(self):
+        self.values = [2, 2, 2]
+        self.pos = 0
+
+    def step(self, step):
+        self.values[self.pos] = (self.values[self.pos] - 1 + step) % 3 + 1
+
+    def ok(self):
+        if self.pos < 2:
+            self.pos += 1
+            return None
+        return (self.values[0], self.values[1], self.values[2])
+
+    def back(self):
+        if self.pos == 0:
+            return False
+        self.pos -= 1
+        return True
+
+    def presses(self, dice):
+        """Presses to type ``dice`` from a fresh picker: one move for a 1 or a 3, then OK."""
+        n = 0
+        for v in dice:
+            n += 1 if v != 2 else 0
+        return n + 3
