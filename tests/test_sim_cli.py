@@ -237,11 +237,17 @@ def test_data_channel_pty(tmp_path):
                     link=True)
     host = os.open(sim.link.path, os.O_RDWR | os.O_NOCTTY)
     try:
-        os.write(host, b"HELLO\nGAME\nRECORDS\n")
+        from lunchbox import linkproto as lp
+
+        os.write(host, lp.encode(lp.HELLO, 1) + lp.encode(lp.GAME, 2) + lp.encode(lp.LIST, 3,
+                                                                                 bytes(4)))
         sim.run_script("wait:100")
         time.sleep(0.1)
-        reply = os.read(host, 4096).decode()
-        assert reply.splitlines() == ["LUNCHBOX 0.1.0 pico-display-pack", "GAME NONE", "END 0"]
+        got = lp.Parser().feed(os.read(host, 4096))
+        assert [(t, tag) for t, tag, _ in got] == [(0x81, 1), (0x88, 2), (0x82, 3)]
+        hello = lp.parse_hello(got[0][2])
+        assert (hello.firmware, hello.profile, hello.waiting) == ("0.1.0", "pico-display-pack", 0)
+        assert got[1][2] == b"" and got[2][2] == b"\x00"  # no game, no records
     finally:
         os.close(host)
         sim.close()

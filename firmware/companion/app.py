@@ -31,7 +31,8 @@ class App:
         self.refreshes = 0
         self.link = None
         if hw.link is not None:
-            self.link = LinkServer(store, __version__, hw.profile.get("profile", "?"))
+            self.link = LinkServer(store, __version__, hw.profile.get("profile", "?"),
+                                   getattr(hw, "uid", b""), self._pushed_settings)
         root = self.d.root
         while len(root):
             root.pop()
@@ -61,10 +62,21 @@ class App:
         self.d.set_brightness(self.settings.brightness)
         self.leds.configure(self.settings.brightness, self.settings.leds)
 
+    def _pushed_settings(self, raw):
+        """Settings pushed over the link (already checked there): save and apply them."""
+        self.settings = AppSettings.from_bytes(raw)
+        self.save_settings()
+        self.dirty = True
+
     def finish_game(self, record):
-        """A game has ended: keep its record for the host to pull (a finished-game record,
-        kind 1) and forget the saved game, so no "Resume game?" offers it again."""
-        self.store.append_record(FINISHED_KIND, record)
+        """A game has ended: keep its record for the host to pull (in an envelope with the
+        date, when a host set the clock, and the seats' player names) and forget the saved
+        game, so no "Resume game?" offers it again."""
+        from .core import records
+
+        unix = self.link.unix_now(self.hw.clock()) if self.link is not None else 0
+        names = self.settings.names[:records.seats(record)]
+        self.store.append_record(records.KIND_GAME, records.envelope(record, unix, names))
         self.store.clear_game()
 
     # the screen stack
@@ -152,10 +164,10 @@ class App:
     def _serve_link(self):
         link = self.hw.link
         n = link.in_waiting
-        if n:
-            out = self.link.feed(link.read(n))
-            if out:
-                link.write(out)
+        # fed even without bytes: a frame cut halfway times out, the host-set clock moves on
+        out = self.link.feed(link.read(n) if n else b"", self.hw.clock())
+        if out:
+            link.write(out)
 
     def run(self):
         while True:

@@ -1,22 +1,10 @@
 """The firmware core's models: app settings bytes, the Aqua Brunch calculator state, the
-data-link protocol. Runs on CPython and on MicroPython (the lane)."""
+crash payload (the data link: test_link.py). Runs on CPython and on MicroPython (the lane)."""
 
 from _harness import raises
 from companion.core.appsettings import MAX_PLAYERS, AppSettings
 from companion.core.aqua_calc import CARDS, AquaCalc
-from companion.core.link import LinkServer, crash_payload, from_hex, to_hex
-
-
-class FakeStore:
-    def __init__(self, game=None, recs=()):
-        self.game = game
-        self.recs = list(recs)
-
-    def load_game(self):
-        return self.game
-
-    def records(self):
-        return self.recs
+from companion.core.link import crash_payload
 
 
 def test_settings_round_trip():
@@ -98,29 +86,6 @@ def test_calc_bytes_round_trip_and_validation():
         AquaCalc.from_bytes(b"\x01")
     c.clear()
     assert c.slots == [None, None, None] and not c.complete()
-
-
-def test_hex():
-    assert to_hex(b"\x00\x7f\xff") == "007fff"
-    assert from_hex("007fff") == b"\x00\x7f\xff"
-    with raises(ValueError, "odd"):
-        from_hex("abc")
-    with raises(ValueError, "bad digits"):
-        from_hex("zz")
-
-
-def test_link_commands():
-    store = FakeStore(("aqua_brunch", b"\x01\x02"), [(4, 2, b"boom"), (5, 1, b"")])
-    link = LinkServer(store, "0.1.0", "pico-display-pack")
-    assert link.feed(b"HELLO\n") == b"LUNCHBOX 0.1.0 pico-display-pack\n"
-    # a command may arrive in pieces, with CRLF
-    assert link.feed(b"ga") == b""
-    assert link.feed(b"me\r\n") == b"GAME aqua_brunch 0102\n"
-    assert link.feed(b"RECORDS\n") == b"REC 4 2 626f6f6d\nREC 5 1 \nEND 2\n"
-    assert link.feed(b"\n") == b""
-    assert link.feed(b"FLY\n") == b"ERR unknown command FLY\n"
-    assert link.feed(b"x" * 500 + b"\nHELLO\n").startswith(b"ERR line too long\nLUNCHBOX")
-    assert LinkServer(FakeStore(), "1", "p").feed(b"GAME\n") == b"GAME NONE\n"
 
 
 def test_crash_payload_is_short():
