@@ -23,6 +23,13 @@ BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with
             "Board ID:raspberry_pi_pico\n")
 
 
+@pytest.fixture(autouse=True)
+def userdata(tmp_path, monkeypatch):
+    """The user data folder (backups, the sync lock) in the test's own folder."""
+    monkeypatch.setenv("LUNCHBOX_DATA", str(tmp_path / "userdata"))
+    return tmp_path / "userdata"
+
+
 def write(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -69,7 +76,8 @@ def tree(root):
 
 
 class Recorder:
-    """An opener that records every file opened for writing."""
+    """A sync hook that records every file put in place, and can fail the n-th one: the
+    unplug comes while its data is being written aside (``partial``: half of it is there)."""
 
     def __init__(self, fail_after=None, code=errno.EIO, partial=True):
         self.opened = []
@@ -77,16 +85,17 @@ class Recorder:
         self.code = code
         self.partial = partial
 
-    def __call__(self, path, mode="r"):
+    def __call__(self, op, path, tmp):
         name = os.path.basename(path)
-        if "w" in mode and not name.startswith(".lunchbox-"):
-            if self.fail_after is not None and len(self.opened) >= self.fail_after:
-                if self.partial:
-                    with open(path, "wb") as f:
-                        f.write(b"half")  # the unplug came mid-file
-                raise OSError(self.code, os.strerror(self.code))
+        if name.startswith(".lunchbox-") or op == "remove":
+            return
+        if op == "write" and self.fail_after is not None and len(self.opened) >= self.fail_after:
+            if self.partial:
+                with open(tmp, "wb") as f:
+                    f.write(b"half")  # the unplug came mid-file
+            raise OSError(self.code, os.strerror(self.code))
+        if op == "replace":
             self.opened.append(path)
-        return open(path, mode)
 
 
 # ---- the file set ---------------------------------------------------------------------------
@@ -159,7 +168,7 @@ def test_first_sync_then_nothing(src, drive):
 
     rec = Recorder()
     mtime = (drive / sync.MANIFEST).stat().st_mtime_ns
-    p = sync.sync(str(drive), files, opener=rec)
+    p = sync.sync(str(drive), files, hook=rec)
     assert p.changes == 0 and rec.opened == []
     assert (drive / sync.MANIFEST).stat().st_mtime_ns == mtime  # not even the manifest
 
@@ -168,7 +177,7 @@ def test_one_change_writes_one_file_and_code_last(src, drive):
     sync.sync(str(drive), files_of(src))
     write(src / "shared_rules" / "dice.py", "SIDES = 6\n")
     rec = Recorder()
-    p = sync.sync(str(drive), files_of(src), opener=rec)
+    p = sync.sync(str(drive), files_of(src), hook=rec)
     assert [rel for rel, _, why in p.writes] == ["shared_rules/dice.py"]
     assert [os.path.basename(x) for x in rec.opened] == ["dice.py"]
     assert (drive / "shared_rules" / "dice.py").read_text() == "SIDES = 6\n"
@@ -177,7 +186,7 @@ def test_one_change_writes_one_file_and_code_last(src, drive):
     write(src / "firmware" / "boot.py", "print(2)\n")
     write(src / "firmware" / "companion" / "app.py", "print(3)\n")
     rec = Recorder()
-    sync.sync(str(drive), fileset.build(PROFILE, SETTINGS + "X = 1\n", root=src), opener=rec)
+    sync.sync(str(drive), fileset.build(PROFILE, SETTINGS + "X = 1\n", root=src), hook=rec)
     order = [Path(x).relative_to(drive).as_posix() for x in rec.opened]
     assert order == ["companion/app.py", "settings.toml", "boot.py", "code.py"]
 
@@ -276,7 +285,7 @@ def test_interrupted_sync_is_repaired(src, drive, tmp_path):
     sync.sync(str(clean), files)
 
     with pytest.raises(LunchboxError, match="went away") as err:
-        sync.sync(str(drive), files, opener=Recorder(fail_after=5))
+        sync.sync(str(drive), files, hook=Recorder(fail_after=5))
     assert "again" in err.value.hint
     assert not (drive / sync.MANIFEST).exists()  # a first sync: only the journal so far
     journal = json.loads((drive / sync.PENDING).read_text())
@@ -298,11 +307,13 @@ def test_interrupted_then_file_dropped_is_removed(src, drive):
     files = files_of(src)
     rec = Recorder(fail_after=0)  # unplugged while writing the first file: new_game.py
     with pytest.raises(LunchboxError):
-        sync.sync(str(drive), files, opener=rec)
-    assert (drive / "shared_rules" / "new_game.py").read_bytes() == b"half"
+        sync.sync(str(drive), files, hook=rec)
+    # written aside: the cut leaves no half file in place, and no temporary file either
+    assert not (drive / "shared_rules" / "new_game.py").exists()
+    assert not [p for p in drive.rglob(sync.TMP_PREFIX + "*")]
     (src / "shared_rules" / "new_game.py").unlink()  # the checkout drops it meanwhile
     p = sync.sync(str(drive), files_of(src))
-    assert "shared_rules/new_game.py" in p.removes
+    assert "shared_rules/new_game.py" not in p.removes
     assert not (drive / "shared_rules" / "new_game.py").exists()
     assert (drive / "code.py").read_text() == "print('v2')\n"
 
@@ -426,7 +437,7 @@ def test_other_library_versions_rewrite_only_the_manifest(src, drive):
     before = tree(drive)
     other = dict(libs, neopixel="0.0.1")  # another machine, same neopixel.py
     rec = Recorder()
-    p = sync.sync(str(drive), files, meta={"libs": other}, opener=rec)
+    p = sync.sync(str(drive), files, meta={"libs": other}, hook=rec)
     assert p.changes == 0 and p.libs_recorded and rec.opened == []
     assert sync.read_manifest(str(drive))["libs"] == other
     after = tree(drive)
@@ -456,7 +467,7 @@ def test_manifest_with_library_versions_is_small(src, drive):
                                           (errno.EACCES, "permission denied")])
 def test_write_errors_injected(src, drive, code, message):
     with pytest.raises(LunchboxError, match=message) as err:
-        sync.sync(str(drive), files_of(src), opener=Recorder(fail_after=1, code=code,
+        sync.sync(str(drive), files_of(src), hook=Recorder(fail_after=1, code=code,
                                                                partial=False))
     assert err.value.hint or code == errno.EACCES
 
@@ -661,7 +672,7 @@ def test_cli_dry_run(tmp_path, capsys):
                    "pico-ssd1306-5btn", "--dry-run"])
     assert rc == 0
     out = capsys.readouterr().out
-    assert "would add lib/adafruit_displayio_ssd1306.py" in out and "would add code.py" in out
+    assert "would write lib/adafruit_displayio_ssd1306.py" in out and "would write code.py" in out
     assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]
 
 
@@ -675,7 +686,9 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
     write(d / "settings.toml", 'CIRCUITPY_WIFI_SSID = "home"\n')  # merged, so not "replaced"
     argv = ["sync", "--drive", str(d), "--profile", "pico-display-pack"]
     assert cli.main(argv + ["--dry-run"]) == 0
-    assert "would update code.py" in capsys.readouterr().out  # (its own line says why)
+    out = capsys.readouterr().out
+    assert "would replace code.py" in out  # (its own line says why)
+    assert "would first keep a copy of code.py" in out
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "replaced code.py that was on the drive but not put there by lunchbox" in out
@@ -688,6 +701,11 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "wrote 1 file (1 KiB)" in out and "  replaced" not in out
+    # the edit made on the device is kept on this computer, and the summary says where
+    assert "kept a copy of the drive's companion/__init__.py" in out
+    kept = list((tmp_path / "userdata" / "backups").rglob("__init__.py"))
+    assert len(kept) == 1 and kept[0].read_text().endswith("# edited on the device\n")
+    assert str(kept[0].parent.parent) in out
 
 
 @needs_firmware
@@ -699,7 +717,7 @@ def test_cut_first_sync_finished_by_plain_sync(tmp_path):
     d = real_drive(tmp_path)
     with pytest.raises(LunchboxError, match="went away"):
         sync_command.sync_once(d, "pico-ssd1306-5btn", out=io.StringIO(), err=io.StringIO(),
-                               opener=Recorder(fail_after=3))
+                               hook=Recorder(fail_after=3))
     assert not (tmp_path / "CIRCUITPY" / "settings.toml").exists()
     r = doctor.diagnose(roots=[], comports=lambda: [], drive=d.path)
     assert "profile: pico-ssd1306-5btn" in r.render()
@@ -738,11 +756,11 @@ def test_second_sync_interrupted_keeps_old_manifest(src, drive):
     write(src / "shared_rules" / "dice.py", "SIDES = 4\n")
     write(src / "firmware" / "code.py", "print('v3')\n")
     with pytest.raises(LunchboxError):
-        sync.sync(str(drive), files_of(src), opener=Recorder(fail_after=1))
+        sync.sync(str(drive), files_of(src), hook=Recorder(fail_after=1))
     assert (drive / sync.MANIFEST).read_bytes() == old
     journal = json.loads((drive / sync.PENDING).read_text())
     assert sorted(journal["pending"]) == ["code.py", "shared_rules/dice.py"]
-    assert (drive / "code.py").read_bytes() == b"half"
+    assert (drive / "code.py").read_text() == "import companion.app\ncompanion.app.main()\n"
     p = sync.sync(str(drive), files_of(src))
     assert [rel for rel, _, _ in p.writes] == ["code.py"]
     assert (drive / "code.py").read_text() == "print('v3')\n"

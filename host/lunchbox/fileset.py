@@ -215,7 +215,7 @@ def sources(profile, root=REPO_ROOT, find_spec=importlib.util.find_spec):
 def build(profile, settings_text, root=REPO_ROOT, find_spec=importlib.util.find_spec):
     """The whole file set: drive path -> bytes."""
     out = {rel: path.read_bytes() for rel, path in sources(profile, root, find_spec).items()}
-    out[SETTINGS] = settings_text.encode()
+    out[SETTINGS] = settings_text if isinstance(settings_text, bytes) else settings_text.encode()
     return out
 
 
@@ -227,20 +227,40 @@ SETTINGS_HEADER = ("# LUNCHBOX_* lines: written by `lunchbox sync` from the hard
 def merge_settings(existing, rendered):
     """settings.toml for the drive: the profile's LUNCHBOX_ keys under a short header, plus
     every other line the user already had there (Wi-Fi, CIRCUITPY_* options), which sync must
-    not lose."""
-    header = SETTINGS_HEADER.splitlines()
+    not lose. ``existing`` as bytes gives bytes: the user's lines are kept byte for byte
+    (their line endings, and any encoding: a Latin-1 file stays Latin-1); as str, a str."""
+    if existing is None or isinstance(existing, str):
+        return merge_settings((existing or "").encode("utf-8", "surrogateescape"),
+                              rendered).decode(
+            "utf-8", "surrogateescape")
+    header = SETTINGS_HEADER.encode().splitlines()
     keep = []
-    for line in (existing or "").splitlines():
-        key = line.split("=", 1)[0].strip()
-        if key.startswith(SETTINGS_PREFIX) or line in header:
+    for line in (existing or b"").splitlines(keepends=True):
+        bare = line.rstrip(b"\r\n")
+        key = bare.split(b"=", 1)[0].strip()
+        if key.startswith(SETTINGS_PREFIX.encode()) or bare in header:
             continue
         keep.append(line)
     while keep and not keep[-1].strip():
         keep.pop()
-    block = SETTINGS_HEADER + rendered
+    block = (SETTINGS_HEADER + rendered).encode()
     if not keep:
         return block
-    return "\n".join(keep) + "\n\n" + block
+    if not keep[-1].endswith((b"\n", b"\r")):
+        keep[-1] += b"\n"
+    return b"".join(keep) + b"\n" + block
+
+
+def settings_problem(data):
+    """Why the device may not read settings.toml ``data`` as it is (not UTF-8), or None."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        return ("settings.toml line {} is not UTF-8 (byte 0x{:02X}); CircuitPython reads it "
+                "as UTF-8, so that line may not work on the board. It was kept as it is".format(
+                    line, data[e.start]))
+    return None
 
 
 def watched_paths(root=REPO_ROOT, profile_path=None):

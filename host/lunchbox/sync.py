@@ -18,6 +18,8 @@ import hashlib
 import json
 import os
 import posixpath
+import secrets
+import stat
 import time
 
 from .errors import LunchboxError
@@ -36,10 +38,21 @@ READ_FORMATS = (1, 2)
 DIGEST_CHARS = 16
 _HEX = frozenset("0123456789abcdef")
 LAST = ("settings.toml", "boot.py", "code.py")
+SETTINGS = "settings.toml"  # merged with the user's lines, never backed up
 # Never listed in (or removed through) a manifest: its own files and the system's.
 _RESERVED = {MANIFEST.lower(), MANIFEST.lower() + ".new", PENDING.lower(),
              PENDING.lower() + ".new", "boot_out.txt",
              ".fseventsd", ".metadata_never_index", ".trashes", "system volume information"}
+# Every file is written aside under this prefix (in its own folder) and renamed into place.
+TMP_PREFIX = ".lunchbox-tmp-"
+# Limits on what is read from the drive: ours are a few KiB; anything far bigger is not ours.
+MAX_JSON = 1 << 20
+MAX_ENTRIES = 20000
+MAX_DRIVE_FILE = 4 << 20  # a Pico's CIRCUITPY is 1-3 MiB
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def sha256(data):
@@ -74,16 +87,81 @@ def check_rel(rel):
     parts = rel.split("/")
     if any(p in ("", ".", "..") for p in parts):
         raise ValueError("{!r} has an empty, '.' or '..' component".format(rel))
-    if parts[0].lower() in _RESERVED:
+    if parts[0].lower() in _RESERVED or any(p.lower().startswith(TMP_PREFIX) for p in parts):
         raise ValueError("{!r} is reserved".format(rel))
     return rel
 
 
-def _unsafe_manifest(path, why):
+def _kind(mode):
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def not_a_file(path, mode):
     return LunchboxError(
-        "the manifest {} is not trustworthy ({}); nothing was changed".format(path, why),
+        "{} is {}, not a regular file; refusing to read or write it".format(path, _kind(mode)),
+        hint="remove it from the drive (a FAT drive holds only files and folders), then sync "
+             "again")
+
+
+def read_file(path, limit=MAX_DRIVE_FILE):
+    """The bytes of a regular file (None when it does not exist), read without following a
+    link or blocking on a FIFO; LunchboxError for anything else or one over ``limit``."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise _os_error(e, path) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise not_a_file(path, st.st_mode)
+    if st.st_size > limit:
+        raise LunchboxError("{} is {} KiB, more than the {} KiB sync reads".format(
+            path, st.st_size // 1024, limit // 1024),
+            hint="this is not a file sync wrote: move it off the drive")
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _BINARY | _CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise _os_error(e, path) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between lstat and open
+            raise not_a_file(path, os.fstat(fd).st_mode)
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise LunchboxError("{} grew past {} KiB while being read".format(
+                path, limit // 1024))
+        return b"".join(chunks)
+    except OSError as e:
+        raise _os_error(e, path) from None
+    finally:
+        os.close(fd)
+
+
+def _unsafe_manifest(path, why):
+    name = os.path.basename(path)
+    what = "journal" if name == PENDING else "manifest"
+    return LunchboxError(
+        "the {} {} is not trustworthy ({}); nothing was changed".format(what, path, why),
         hint="delete {} from the drive: the next sync rewrites what it ships and removes "
-             "nothing else".format(MANIFEST))
+             "nothing else".format(path))
 
 
 def _load_json(path, key):
@@ -91,18 +169,22 @@ def _load_json(path, key):
     normalised to {rel: {"sha256": digest}} (journal: {rel: digest or None}); path tricks
     make it untrusted (LunchboxError)."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
+        raw = read_file(path, MAX_JSON)
+    except LunchboxError as e:
+        raise _unsafe_manifest(path, str(e).split(";")[0]) from None
+    if raw is None:
         return None, False
-    except OSError as e:
-        raise _os_error(e, path) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None, True  # half-written when the board was unplugged
+    except RecursionError:
+        raise _unsafe_manifest(path, "nested too deep to be ours") from None
     if not isinstance(data, dict) or not isinstance(data.get(key), dict):
         raise _unsafe_manifest(path, "not a Lunchbox {}".format(key))
+    if len(data[key]) > MAX_ENTRIES:
+        raise _unsafe_manifest(path, "{} entries, more than a sync ever writes".format(
+            len(data[key])))
     fmt = data.get("format")
     if fmt not in READ_FORMATS:
         raise _unsafe_manifest(path, "format {!r}, this lunchbox reads {}".format(
@@ -179,6 +261,8 @@ class Plan:
         self.kept = []  # rel: no longer shipped, but changed on the drive: left alone
         self.old_sizes = {}  # rel -> size on the drive now (for the space check)
         self.libs_recorded = False  # no file changed, but the manifest's library versions did
+        self.backups = []  # rel: files to replace that the user changed: copied to the host
+        self.backup_dir = None  # where those copies went (set by apply)
 
     @property
     def changes(self):
@@ -204,6 +288,17 @@ def _inside(drive, rel):
     return path
 
 
+def _lstat(path):
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:  # a file where a folder of the path should be
+        return None
+    except OSError as e:
+        raise _os_error(e, path) from None
+
+
 def plan(drive, files, manifest):
     """Compare ``files`` (rel -> bytes) with the drive; nothing is written."""
     p = Plan()
@@ -212,25 +307,25 @@ def plan(drive, files, manifest):
         check_rel(rel)
         data = files[rel]
         path = _inside(drive, rel)
-        try:
-            size = os.path.getsize(path)
-        except OSError:
+        st = _lstat(path)
+        if st is None:
             p.writes.append((rel, data, "new"))
             continue
-        p.old_sizes[rel] = size
-        if size == len(data):
-            try:
-                with open(path, "rb") as f:
-                    same = sha256(f.read()) == sha256(data)
-            except OSError as e:
-                raise _os_error(e, path) from None
-            if same:
-                p.unchanged.append(rel)
-                continue
+        if not stat.S_ISREG(st.st_mode):
+            raise not_a_file(path, st.st_mode)
+        p.old_sizes[rel] = st.st_size
+        old = read_file(path)
+        if old == data:
+            p.unchanged.append(rel)
+            continue
+        entry = tracked.get(rel)
+        ours = entry is not None and old is not None and matches(old, entry.get("sha256"))
+        if rel != SETTINGS and not ours and old is not None:
+            p.backups.append(rel)  # the user's own copy, or a file they changed since
         # "replaced": a file sync never wrote there (a first sync over CircuitPython's own
         # code.py, or a copy put there by hand) is overwritten: the summary says so.
         # (settings.toml is merged with the user's own lines, never lost: not "replaced")
-        p.writes.append((rel, data, "changed" if rel in tracked or rel == "settings.toml" or (
+        p.writes.append((rel, data, "changed" if rel in tracked or rel == SETTINGS or (
             manifest and manifest.get("damaged")) else "replaced"))
     if manifest:
         complete = manifest.get("complete", False)
@@ -242,17 +337,17 @@ def plan(drive, files, manifest):
                 continue
             entry = manifest["files"][rel]
             path = _inside(drive, rel)
-            if not os.path.isfile(path):
+            st = _lstat(path)
+            if st is None or stat.S_ISDIR(st.st_mode):
                 continue
-            try:
-                with open(path, "rb") as f:
-                    ours = matches(f.read(), entry["sha256"])
-            except OSError as e:
-                raise _os_error(e, path) from None
+            if not stat.S_ISREG(st.st_mode):
+                p.kept.append(rel)  # not a file sync could have written: not ours to remove
+                continue
+            ours = matches(read_file(path), entry["sha256"])
             # A pending entry of an interrupted sync may hold a half-written file: ours too.
             if ours or (entry.get("pending") and not complete):
                 p.removes.append(rel)
-                p.old_sizes[rel] = os.path.getsize(path)
+                p.old_sizes[rel] = st.st_size
             else:
                 p.kept.append(rel)
     return p
@@ -305,14 +400,180 @@ def _os_error(e, path):
     return LunchboxError("cannot write {}: {}".format(path, e.strerror or e))
 
 
-def _write(path, data, opener):
-    with opener(path, "wb") as f:
-        f.write(data)
-        f.flush()
+def _short(names, n=5):
+    names = list(names)
+    if not names:
+        return "none"
+    return ", ".join(names[:n]) + (" and {} more".format(len(names) - n)
+                                   if len(names) > n else "")
+
+
+class Target:
+    """The drive being written: every write goes through here, so each one is checked.
+
+    - the drive is still the one the sync started on (same device and root folder, still a
+      mount point if it was one, boot_out.txt still there) before each write: an unplugged
+      drive leaves an empty mount-point folder on the host disk, which must not be filled;
+    - every folder on the way is a real folder and every target a regular file (or absent),
+      never a link, FIFO or device; the temporary file is created new (O_EXCL, O_NOFOLLOW);
+    - each file is written aside in its own folder, fsynced and renamed over the old one, so
+      a cut leaves the old file or the new one.
+    ``hook(op, path, tmp)`` (tests: fault injection) runs before each "write" (data into the
+    temporary file), "replace" (rename into place) and "remove".
+    """
+
+    def __init__(self, root, hook=None):
+        self.root = os.path.abspath(root)
+        self.hook = hook
+        st = os.stat(self.root)
+        self.ident = (st.st_dev, st.st_ino)
+        self.mount = os.path.ismount(self.root)
+        self.boot_out = os.path.isfile(os.path.join(self.root, "boot_out.txt"))
+        self.done = []  # what this sync wrote or removed (drive paths), in order
+
+    def path(self, rel):
+        return os.path.join(self.root, *rel.split("/"))
+
+    def check(self, rel):
+        """The drive is still there; LunchboxError naming ``rel`` otherwise."""
         try:
-            os.fsync(f.fileno())
-        except (OSError, AttributeError, ValueError):
-            pass  # not every file object has a real descriptor (injected openers)
+            st = os.stat(self.root)
+            same = ((st.st_dev, st.st_ino) == self.ident
+                    and (not self.mount or os.path.ismount(self.root))
+                    and (not self.boot_out or os.path.isfile(
+                        os.path.join(self.root, "boot_out.txt"))))
+        except OSError:
+            same = False
+        if not same:
+            raise LunchboxError(
+                "the drive {} went away before {} was written".format(self.root, rel),
+                hint="plug the board back in and run `lunchbox sync` again: it repairs a "
+                     "half-done sync")
+
+    def _hook(self, op, path, tmp=None):
+        if self.hook is not None:
+            self.hook(op, path, tmp)
+
+    def _folders(self, rel):
+        """Make the folders of ``rel``, each checked to be a real folder on the drive."""
+        here = self.root
+        for part in rel.split("/")[:-1]:
+            here = os.path.join(here, part)
+            st = _lstat(here)
+            if st is None:
+                self.check(rel)
+                try:
+                    os.mkdir(here)
+                except FileExistsError:
+                    pass
+                except OSError as e:
+                    raise _os_error(e, here) from None
+                st = _lstat(here)
+                if st is None:
+                    raise LunchboxError("cannot make the folder {}".format(here))
+            if not stat.S_ISDIR(st.st_mode):
+                raise LunchboxError(
+                    "{} is {}, where sync needs a folder; refusing to write through "
+                    "it".format(here, "a file" if stat.S_ISREG(st.st_mode)
+                                else _kind(st.st_mode)),
+                    hint="remove it from the drive (or rename it), then sync again")
+
+    def write(self, rel, data):
+        """Write ``data`` as ``rel``: aside, fsync, rename into place."""
+        path = self.path(rel)
+        self.check(rel)
+        self._folders(rel)
+        st = _lstat(path)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise not_a_file(path, st.st_mode)
+        folder = os.path.dirname(path)
+        tmp = os.path.join(folder, TMP_PREFIX + secrets.token_hex(4))
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
+                         | _CLOEXEC, 0o666)
+        except OSError as e:
+            raise _os_error(e, path) from None
+        try:
+            try:
+                self._hook("write", path, tmp)
+                view = memoryview(data)
+                while view:
+                    n = os.write(fd, view)
+                    view = view[n:]
+                try:
+                    os.fsync(fd)
+                except OSError as e:
+                    if e.errno not in (errno.EINVAL, errno.ENOTSUP):
+                        raise
+            finally:
+                os.close(fd)
+            self.check(rel)
+            st = _lstat(path)  # planted while we wrote?
+            if st is not None and not stat.S_ISREG(st.st_mode):
+                raise not_a_file(path, st.st_mode)
+            self._hook("replace", path, tmp)
+            os.replace(tmp, path)
+        except BaseException as e:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            if isinstance(e, OSError):
+                raise _os_error(e, path) from None
+            raise
+        _fsync_dir(folder)
+        self.done.append(rel)
+
+    def remove(self, rel):
+        path = self.path(rel)
+        self.check(rel)
+        st = _lstat(path)
+        if st is None:
+            return
+        if not stat.S_ISREG(st.st_mode):
+            raise not_a_file(path, st.st_mode)
+        self._hook("remove", path)
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise _os_error(e, path) from None
+        self.done.append(rel)
+
+    def clean_temporaries(self, rels):
+        """Remove temporary files a killed sync left in the folders of ``rels``."""
+        folders = {os.path.dirname(self.path(rel)) for rel in rels} | {self.root}
+        for folder in sorted(folders):
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith(TMP_PREFIX) or name.lower() in (
+                        MANIFEST.lower() + ".new", PENDING.lower() + ".new"):
+                    path = os.path.join(folder, name)
+                    st = _lstat(path)
+                    if st is not None and stat.S_ISREG(st.st_mode):
+                        self.check(name)
+                        try:
+                            os.remove(path)
+                        except OSError:
+                            pass
+
+
+def _fsync_dir(folder):
+    """Make a rename durable where the OS allows (not on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | _CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _manifest_bytes(entries, meta):
@@ -322,10 +583,49 @@ def _manifest_bytes(entries, meta):
     return (json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n").encode()
 
 
-def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
+def data_dir():
+    """The user data folder (platformdirs), or $LUNCHBOX_DATA."""
+    override = os.environ.get("LUNCHBOX_DATA")
+    if override:
+        return override
+    import platformdirs
+
+    return platformdirs.user_data_dir("lunchbox", appauthor=False)
+
+
+def back_up(drive, rels, base=None):
+    """Copy the drive's ``rels`` into a new dated folder on the host; returns its path."""
+    base = base or os.path.join(data_dir(), "backups")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    label = os.path.basename(os.path.abspath(drive).rstrip("/\\")) or "drive"
+    folder = os.path.join(base, "{}-{}".format(label, stamp))
+    n = 1
+    while os.path.lexists(folder):
+        n += 1
+        folder = os.path.join(base, "{}-{}-{}".format(label, stamp, n))
+    try:
+        for rel in rels:
+            data = read_file(os.path.join(drive, *rel.split("/")))
+            if data is None:
+                continue
+            dest = os.path.join(folder, *rel.split("/"))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "xb") as f:
+                f.write(data)
+    except OSError as e:
+        raise LunchboxError(
+            "cannot keep a copy of your changed files in {}: {}; nothing was written".format(
+                folder, e.strerror or e),
+            hint="free some space in your home folder (or set LUNCHBOX_DATA to a writable "
+                 "folder), then sync again") from None
+    return folder
+
+
+def apply(drive, files, p, manifest, meta=None, progress=None, hook=None):
     """Carry out plan ``p``. ``progress(done_bytes, total_bytes, rel)`` after each file.
 
-    ``meta`` goes into the manifest (firmware version, profile, tool version).
+    ``meta`` goes into the manifest (firmware version, profile, tool version). ``hook``: see
+    Target.
     """
     meta = meta or {}
     old = dict((manifest or {}).get("files", {}))
@@ -358,48 +658,34 @@ def apply(drive, files, p, manifest, meta=None, progress=None, opener=open):
                 drive, (need + 1023) // 1024, free // 1024),
             hint="delete files you do not need from the drive (old lib/ folders, logs); "
                  "nothing was written")
-    mpath = os.path.join(drive, MANIFEST)
-    jpath = os.path.join(drive, PENDING)
-    if journal:
-        _write_atomic(jpath, journal_bytes, opener)
-    total = p.bytes_to_write()
-    done = 0
-    for rel in p.removes:
-        path = _inside(drive, rel)
-        try:
-            os.remove(path)
-        except FileNotFoundError:
-            pass
-        except OSError as e:
-            raise _os_error(e, path) from None
-        _prune(drive, rel)
-    for rel, data, _ in p.writes:
-        path = _inside(drive, rel)
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            _write(path, data, opener)
-        except OSError as e:
-            raise _os_error(e, path) from None
-        done += len(data)
-        if progress:
-            progress(done, total, rel)
-    _write_atomic(mpath, manifest_bytes, opener)
+    target = Target(drive, hook)
+    if p.backups:
+        p.backup_dir = back_up(drive, p.backups)
+    todo = list(p.removes) + [rel for rel, _, _ in p.writes]
     try:
-        os.remove(jpath)
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise _os_error(e, jpath) from None
+        target.clean_temporaries(list(files) + p.removes)
+        if journal:
+            target.write(PENDING, journal_bytes)
+        total = p.bytes_to_write()
+        done = 0
+        for rel in p.removes:
+            target.remove(rel)
+            _prune(drive, rel)
+        for rel, data, _ in p.writes:
+            target.write(rel, data)
+            done += len(data)
+            if progress:
+                progress(done, total, rel)
+        target.write(MANIFEST, manifest_bytes)
+        target.remove(PENDING)
+    except LunchboxError as e:
+        if not todo:
+            raise
+        made = [rel for rel in todo if rel in target.done]
+        left = [rel for rel in todo if rel not in target.done]
+        raise LunchboxError("{}; {} of {} changes made ({}), not made: {}".format(
+            e, len(made), len(todo), _short(made), _short(left)), hint=e.hint) from None
     return p
-
-
-def _write_atomic(path, data, opener):
-    # Written aside and renamed, so an unplug leaves the old file or the new one.
-    try:
-        _write(path + ".new", data, opener)
-        os.replace(path + ".new", path)
-    except OSError as e:
-        raise _os_error(e, path) from None
 
 
 def _prune(drive, rel):
@@ -413,13 +699,115 @@ def _prune(drive, rel):
         parts.pop()
 
 
-def sync(drive, files, meta=None, dry_run=False, progress=None, opener=open):
-    """Plan and (unless ``dry_run``) apply; returns the Plan."""
-    manifest = read_manifest(drive)
-    p = plan(drive, files, manifest)
-    if not dry_run:
-        apply(drive, files, p, manifest, meta, progress, opener)
+def sync(drive, files, meta=None, dry_run=False, progress=None, hook=None):
+    """Plan and (unless ``dry_run``) apply, one sync at a time per drive; returns the Plan."""
+    if dry_run:
+        return plan(drive, files, read_manifest(drive))
+    with DriveLock(drive):
+        manifest = read_manifest(drive)
+        p = plan(drive, files, manifest)
+        apply(drive, files, p, manifest, meta, progress, hook)
     return p
+
+
+def _alive(pid):
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        return True  # no cheap check there: a stale lock is recognised by its age
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class DriveLock:
+    """A lock file on the host (keyed by the drive's device and root folder) held while a
+    sync writes: two syncs at once could each leave a file the other's manifest does not
+    list. Removed on exit; one whose process no longer runs is stale and taken over."""
+
+    STALE_AGE = 6 * 3600  # where a pid cannot be checked
+
+    def __init__(self, drive, folder=None):
+        self.drive = os.path.abspath(drive)
+        st = os.stat(self.drive)
+        self.name = "sync-{}-{}.lock".format(st.st_dev, st.st_ino)
+        self.folder = folder or os.path.join(data_dir(), "locks")
+        self.path = os.path.join(self.folder, self.name)
+        self.held = False
+
+    def _make_folder(self):
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            return
+        except OSError:
+            pass
+        import tempfile  # the home folder is not writable: the lock still matters
+
+        uid = getattr(os, "getuid", lambda: "user")()
+        self.folder = os.path.join(tempfile.gettempdir(), "lunchbox-locks-{}".format(uid))
+        self.path = os.path.join(self.folder, self.name)
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+        except OSError as e:
+            raise LunchboxError("cannot make a folder for the sync lock ({}): {}".format(
+                self.folder, e.strerror or e)) from None
+
+    def __enter__(self):
+        self._make_folder()
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW,
+                             0o644)
+            except FileExistsError:
+                pid = self._owner()
+                try:
+                    age = time.time() - os.lstat(self.path).st_mtime
+                except OSError:
+                    continue
+                if pid is not None and _alive(pid) and age < self.STALE_AGE:
+                    raise LunchboxError(
+                        "another lunchbox sync (process {}) is writing to {}".format(
+                            pid, self.drive),
+                        hint="wait for it to finish, or stop it (its lock, {}, goes when it "
+                             "ends; a lock left by a process that no longer runs is "
+                             "cleared by itself)".format(self.path)) from None
+                try:
+                    os.remove(self.path)  # stale: its process is gone
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    raise LunchboxError("cannot clear the stale sync lock {}: {}".format(
+                        self.path, e.strerror or e)) from None
+                continue
+            except OSError as e:
+                raise LunchboxError("cannot take the sync lock {}: {}".format(
+                    self.path, e.strerror or e)) from None
+            with os.fdopen(fd, "w") as f:
+                f.write("{}\n{}\n".format(os.getpid(), self.drive))
+            self.held = True
+            return self
+        raise LunchboxError("cannot take the sync lock {}".format(self.path),
+                            hint="delete it if no lunchbox sync is running")
+
+    def _owner(self):
+        try:
+            with open(self.path, "rb") as f:
+                return int(f.read(64).split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def __exit__(self, *exc):
+        if self.held and self._owner() == os.getpid():
+            try:
+                os.remove(self.path)
+            except OSError:
+                pass
+        self.held = False
+        return False
 
 
 def watch(snapshot, run_once, sleep=time.sleep, poll=1.0, stop=lambda: False, retry=5.0):

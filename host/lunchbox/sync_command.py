@@ -14,7 +14,8 @@ def register(parser):
     parser.add_argument("--profile", metavar="NAME",
                         help="hardware profile id or .toml path (default: the one already on "
                              "the drive); one of: " + ", ".join(profiles.list_profiles()))
-    parser.add_argument("--dry-run", action="store_true", help="list what would change")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="list what would be written, replaced and removed; write nothing")
     parser.add_argument("--watch", action="store_true",
                         help="stay running and resync on every change in the checkout")
 
@@ -63,14 +64,14 @@ def find_drive(path=None, roots=None, ask=None):
 
 
 def drive_settings(drive):
-    try:
-        with open(os.path.join(drive.path, fileset.SETTINGS), errors="replace") as f:
-            return f.read()
-    except OSError:
-        return None
+    """The drive's settings.toml as bytes (None when there is none): the user's lines are
+    kept byte for byte, whatever their encoding."""
+    return sync.read_file(os.path.join(drive.path, fileset.SETTINGS), 256 * 1024)
 
 
 def settings_value(text, key):
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
     for line in (text or "").splitlines():
         k, sep, v = line.partition("=")
         if sep and k.strip() == key:
@@ -86,8 +87,12 @@ def profile_on_drive(drive):
         manifest = sync.read_manifest(drive.path) or {}
     except LunchboxError:
         manifest = {}
+    try:
+        settings = drive_settings(drive)
+    except LunchboxError:
+        settings = None
     for name in (manifest.get("pending_profile"),
-                 settings_value(drive_settings(drive), "LUNCHBOX_PROFILE"),
+                 settings_value(settings, "LUNCHBOX_PROFILE"),
                  manifest.get("profile")):
         if name:
             return name
@@ -102,6 +107,12 @@ def choose_profile(name, drive, boot):
     on_drive = profile_on_drive(drive)
     if on_drive and on_drive in profiles.list_profiles():
         return profiles.load_profile(on_drive)
+    if on_drive:
+        raise LunchboxError(
+            "the drive was synced with profile {!r}, which this checkout does not have".format(
+                on_drive[:60]),
+            hint="name the profile to use with --profile: {}".format(
+                ", ".join(profiles.list_profiles())))
     fits = []
     for pid in profiles.list_profiles():
         try:
@@ -134,23 +145,34 @@ def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
     drives.check_supported(boot)
     profile = choose_profile(profile_name, drive, boot)
     rendered = profiles.render_settings(profile)
-    settings = fileset.merge_settings(drive_settings(drive), rendered)
+    existing = drive_settings(drive)
+    settings = fileset.merge_settings(existing or b"", rendered)
     files = fileset.build(profile, settings, root=root)
     meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
             "tool": "lunchbox " + __version__,
             "libs": fileset.library_versions(files) or None}
-    return boot, profile, files, meta, board_warnings(profile, boot)
+    warnings = board_warnings(profile, boot)
+    problem = fileset.settings_problem(existing or b"")
+    if problem:
+        warnings.append(problem)
+    return boot, profile, files, meta, warnings
 
 
 def summary(p, dry_run=False):
     lines = []
     if dry_run:
         for rel, data, why in p.writes:
-            lines.append("  would {} {} ({} bytes{})".format(
-                "add" if why == "new" else "update", rel, len(data),
-                "; it is on the drive but not from lunchbox" if why == "replaced" else ""))
+            if why == "new":
+                lines.append("  would write {} ({} bytes, new)".format(rel, len(data)))
+            else:
+                lines.append("  would replace {} ({} bytes{})".format(
+                    rel, len(data), "; it is on the drive but not from lunchbox"
+                    if why == "replaced" else ""))
         for rel in p.removes:
             lines.append("  would remove {}".format(rel))
+        if p.backups:
+            lines.append("  would first keep a copy of {} (changed on the drive) in {}".format(
+                sync._short(p.backups), os.path.join(sync.data_dir(), "backups")))
     else:
         replaced = [rel for rel, _, why in p.writes if why == "replaced"]
         if replaced:
@@ -160,6 +182,9 @@ def summary(p, dry_run=False):
                                                         if len(replaced) > 5 else ""),
                              "was" if len(replaced) == 1 else "were",
                              "" if len(replaced) < 3 else " (an earlier copy by hand?)"))
+        if p.backup_dir:
+            lines.append("  kept a copy of the drive's {} (changed there) in {}".format(
+                sync._short(p.backups), p.backup_dir))
     for rel in p.kept:
         lines.append("  left alone: {} (no longer shipped, but changed on the drive)".format(rel))
     if p.libs_recorded:
@@ -178,7 +203,7 @@ def summary(p, dry_run=False):
 
 
 def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
-              root=fileset.REPO_ROOT, opener=open):
+              root=fileset.REPO_ROOT, hook=None):
     out = out or sys.stdout
     err = err or sys.stderr
     boot, profile, files, meta, warnings = prepare(drive, profile_name, root)
@@ -188,7 +213,7 @@ def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
         drive.describe(), boot.version_text, boot.board_id or boot.board_name, profile["id"]))
     bar = Bar("sync", err)
     try:
-        p = sync.sync(drive.path, files, meta, dry_run=dry_run, progress=bar, opener=opener)
+        p = sync.sync(drive.path, files, meta, dry_run=dry_run, progress=bar, hook=hook)
     finally:
         bar.close()
     for line in summary(p, dry_run):
