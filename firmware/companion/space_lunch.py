@@ -1,0 +1,74 @@
+"""Space Lunch on the device: the new-game choice, and the solo game against the Automa.
+
+One screen shows the whole table: the grid by food with the Pick and Solo tokens, the
+Automa's next card framed, both sides' sets against what they need, the deck and coupons, a
+top line saying what to do and a bottom line with the hint. What the buttons do follows the
+game's state (docs/space-lunch.md, "On the device"):
+
+- a card to enter (the opening nine, every refill): prev/next turn the food wheel, OK enters;
+- the human's turn: prev/next move a cursor over the cards that may be taken (and a "coupon"
+  stop), OK takes; on the coupon stop OK opens the coupon menu, then the same cursor picks the
+  card(s); Back steps out of a coupon;
+- the Automa's turn: its card is framed; after moving it the player enters the refill on the
+  same screen, so one OK does both (just OK when the deck is empty).
+A long Back (or the fifth button) undoes one step at a time (GameScreen).
+"""
+
+from shared_rules import games
+from shared_rules.space_lunch_actions import DIFFICULTIES
+
+from .core import space_lunch_view as V
+from .screens import ItemPicker, ListScreen
+
+GAME_ID = "space_lunch"
+MODE_DUEL = 4
+_hints = [True]  # used when the app's settings have no hints flag (yet)
+
+
+def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+    if payload is None:
+        app.push(SetupScreen(app))
+        return
+    app.push(screen_for(app, games.from_bytes(payload)))  # ValueError: the menu says so
+
+
+def screen_for(app, game):
+    """The game's screen: solo (modes 0-3) or two players (mode 4)."""
+    if game.solo():
+        from .space_lunch_solo import SoloScreen
+
+        return SoloScreen(app, game)
+    from .space_lunch_duel import DuelScreen
+
+    return DuelScreen(app, game)
+
+
+def hints_on(app):
+    return getattr(app.settings, "hints", _hints[0])
+
+
+class SetupScreen(ListScreen):
+    """New game: the four solo difficulties (coupons and the pairs the Automa needs beside
+    each) and the two-player game."""
+
+    title = "Space Lunch"
+
+    def items(self):
+        return [row[0] for row in DIFFICULTIES] + ["Two players"]
+
+    def marks(self):
+        return [V.setup_mark(i) for i in range(4)] + [""]
+
+    def activate(self, index):
+        app = self.app
+        if index < 4:
+            app.replace(screen_for(app, games.new(GAME_ID, index)))
+            return
+        names = app.settings.names
+
+        def chosen(first):
+            app.replace(screen_for(app, games.new(GAME_ID, MODE_DUEL, first)))
+
+        app.push(ItemPicker(app, "Who starts?", [names[0], names[1]], 0, chosen))
+
+

@@ -1,0 +1,244 @@
+"""Space Lunch: what the solo and two-player screens share: the layout, the grid, the food
+wheel, the top and bottom lines, and the buttons (the cursor over the cards that may be taken,
+the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, space_lunch_duel).
+"""
+
+from shared_rules.space_lunch_actions import AUTOMA, CHILL, HOT, TAKE, decode
+
+from .core import space_lunch_view as V
+from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .game import GameScreen
+from .space_lunch_grid import AUTOMA as MARK_AUTOMA
+from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
+from .ui import TitleBar, text
+
+
+class Layout:
+    """Where things go, from the display's metrics (240x135 colour or 128x64 mono)."""
+
+    def __init__(self, d):
+        mono = d.mono
+        self.scale = 1 if mono else 2
+        self.top = d.title_h + (0 if mono else 1)
+        self.cw = 19 if mono else 36
+        self.ch = 12 if mono else 29
+        self.left = 5 if mono else 6
+        self.panel = self.left + 3 * self.cw + (3 if mono else 4)
+        self.foot = d.height - d.char_h // 2 - (0 if mono else 1)
+        self.cols = d.width // d.char_w if mono else d.width // 6  # footer characters
+
+
+class SpaceLunchScreen(GameScreen):
+    """What the solo and two-player screens share: grid, wheel, top and bottom lines."""
+
+    def __init__(self, app, game):
+        self.e = game.engine
+        self.key = -1
+        self.sel = 0  # cursor / wheel position
+        self.coupon = None  # (kind, first cell, paid) while a beverage action is being set up
+        self.choices = []
+        self.stops = []
+        self.hint = None  # (key, suggested action, advice words, LED state)
+        super().__init__(app, game)
+        d = self.d
+        lay = self.lay = Layout(d)
+        self.bar = TitleBar(d, "")
+        self.grid = FoodGrid(d, lay.left, lay.top, lay.cw, lay.ch, lay.scale)
+        self.panel = self._panel(d, lay)
+        self.wheel = Wheel(d, lay.panel, lay.top, d.width - lay.panel, lay.ch, lay.scale)
+        self.footer = text(d, "", d.pad, lay.foot, d.FG, 1)
+        for part in (self.bar.group, self.grid.group, self.panel, self.wheel.group,
+                     self.footer):
+            self.group.append(part)
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def _line(self, s):
+        s = s[:self.lay.cols - 1] if len(s) >= self.lay.cols else s
+        if self.footer.text != s:
+            self.footer.text = s
+
+    def _color(self, color):
+        if self.footer.color != color:
+            self.footer.color = color
+
+    def _reset(self):
+        """New game state (an action or an undo): the UI starts over from it."""
+        e = self.e
+        self.coupon = None
+        self.sel = 0
+        self.choices = []
+        if self.game.is_terminal():
+            return
+        if e.pending:
+            self._wheel_for(e)
+        elif self._automa_turn():
+            if e.deck:
+                a = e.copy()
+                a.apply(AUTOMA)
+                if not a.is_over() and a.pending:
+                    self._wheel_for(a)
+        else:
+            self.stops = V.stops(e)
+            want = self._suggested()
+            if want is not None:
+                kind, c = decode(want)[:2]
+                target = c if kind == "take" else V.COUPON
+                if target in self.stops:
+                    self.sel = self.stops.index(target)
+
+    def _wheel_for(self, e):
+        self.choices = V.card_choices(e)
+        self.sel = V.picker_start(self.choices, V.weights(e, self.choices))
+
+    def _automa_turn(self):
+        return False
+
+    def _suggested(self):
+        return None
+
+    def show(self):
+        key = len(self.game.actions())
+        if key != self.key:
+            self.key = key
+            self._reset()
+        self.draw()
+        self.changed()
+
+    def draw_grid(self, cursor=-1, framed=-1):
+        e = self.e
+        for c in range(9):
+            food = e.grid[c]
+            mark = NONE
+            shown = ""
+            if c == framed:
+                mark = MARK_AUTOMA
+            if c in e.pending:
+                mark = WAITING
+                shown = "?"
+            if c == cursor:
+                mark = CURSOR
+                if self.choices and e.pending and c == e.pending[0]:
+                    food = self.choices[self.sel]
+                    shown = ""
+            self.grid.set(c, food, mark, shown)
+
+    def entry_help(self):
+        return "prev/next: food  OK: enter" if not self.d.mono else "</>: food OK: enter"
+
+    # --- buttons ---------------------------------------------------------------------------
+
+    def turn_wheel(self, button):
+        n = len(self.choices)
+        if n:
+            self.sel = (self.sel + (1 if button == NEXT else -1)) % n
+            self.draw()
+            self.changed()
+
+    def move(self, button, n):
+        if n:
+            self.sel = (self.sel + (1 if button == NEXT else -1)) % n
+            self.draw()
+            self.changed()
+
+    def on_game_button(self, button, kind):
+        if button == BACK and kind != LONG:
+            if self.coupon is not None:
+                self.back_out()
+            else:
+                self.app.pop()  # to the menu: the game is saved
+            return
+        if kind == LONG:
+            return
+        e = self.e
+        if e.pending or (self._automa_turn() and self.choices):
+            if button in (PREV, NEXT):
+                self.turn_wheel(button)
+            elif button == OK:
+                self.enter_card()
+            return
+        if self._automa_turn():
+            if button == OK:
+                self.act(AUTOMA)
+            return
+        self.turn_button(button)
+
+    def enter_card(self):
+        food = self.choices[self.sel]
+        if self._automa_turn():
+            if not self.act(AUTOMA) or self.game.is_terminal():
+                return
+        self.act(food)
+
+    def back_out(self):
+        kind, first, paid = self.coupon
+        if kind == "jelly" and first >= 0:
+            self.coupon = (kind, -1, paid)
+            cells = V.kind_cells(self.e, kind, -1, paid)
+            self.sel = cells.index(first) if first in cells else 0
+        else:
+            self.coupon = None
+            self.sel = self.stops.index(V.COUPON) if V.COUPON in self.stops else 0
+        self.draw()
+        self.changed()
+
+    def turn_button(self, button):
+        if self.coupon is not None:
+            kind, first, paid = self.coupon
+            cells = V.kind_cells(self.e, kind, first, paid)
+            if button in (PREV, NEXT):
+                self.move(button, len(cells))
+            elif button == OK and cells:
+                self.coupon_cell(cells[self.sel % len(cells)])
+            return
+        if button in (PREV, NEXT):
+            self.move(button, len(self.stops))
+        elif button == OK and self.stops:
+            stop = self.stops[self.sel % len(self.stops)]
+            if stop == V.COUPON:
+                self.coupon_menu()
+            else:
+                self.act(TAKE + stop)
+
+    def coupon_cell(self, c):
+        kind, first, paid = self.coupon
+        if kind == "jelly" and first < 0:
+            self.coupon = (kind, c, paid)
+            cells = V.kind_cells(self.e, kind, c, paid)
+            self.sel = self._preset(cells, second=True)
+            self.draw()
+            self.changed()
+            return
+        base = {"hot": HOT, "chill": CHILL}.get(kind)
+        action = V.jelly(first, c) if kind == "jelly" else base + c
+        if paid:
+            action += 10  # the paid codes follow the coupon ones (space_lunch_actions)
+        self.act(action)
+
+    def start_coupon(self, kind, paid=False):
+        self.coupon = (kind, -1, paid)
+        self.sel = self._preset(V.kind_cells(self.e, kind, -1, paid))
+        self.draw()
+        self.changed()
+
+    def _preset(self, cells, second=False):
+        """Where the cell cursor starts: on the suggested action's card when there is one."""
+        want = self._suggested()
+        if want is None or not cells:
+            return 0
+        kind, a, b, _ = decode(want)
+        if kind != self.coupon[0]:
+            return 0
+        first = self.coupon[1]
+        c = a
+        if second:
+            c = b if a == first else a
+        return cells.index(c) if c in cells else 0
+
+    def coupon_menu(self):
+        pass
+
+    def result_lines(self):
+        return list(V.result(self.e))
+
+
