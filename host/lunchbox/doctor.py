@@ -158,7 +158,7 @@ def _libraries(report, manifest, profile, root):
 def _differences(report, drive, profile, manifest, root):
     """Same version, but do the files match the checkout (a developer's edits)?"""
     try:
-        settings = fileset.merge_settings(_read_settings(drive),
+        settings = fileset.merge_settings(_read_settings(drive) or b"",
                                           profiles.render_settings(profile))
         files = fileset.build(profile, settings, root=root)
         p = sync.plan(drive.path, files, manifest)
@@ -174,10 +174,10 @@ def _differences(report, drive, profile, manifest, root):
 
 
 def _read_settings(drive):
+    """settings.toml as bytes (as sync merges it), None when missing or unreadable."""
     try:
-        with open(os.path.join(drive.path, fileset.SETTINGS), errors="replace") as f:
-            return f.read()
-    except OSError:
+        return sync.read_file(os.path.join(drive.path, fileset.SETTINGS), 256 * 1024)
+    except LunchboxError:
         return None
 
 
@@ -233,6 +233,10 @@ def _circuitpy(report, drive, profile_name, root):
         report.see("  free space: {}".format(_size(free)))
     except OSError:
         pass
+    problem = fileset.settings_problem(_read_settings(drive) or b"")
+    if problem:
+        report.note(problem, "save settings.toml as UTF-8 (your editor's 'save with "
+                    "encoding'); sync keeps your lines exactly as they are")
     profile = _profile(report, drive, boot, profile_name)
     manifest, current = _firmware(report, drive, root)
     if manifest is not None and manifest.get("complete"):

@@ -134,9 +134,22 @@ def find_bootloaders(roots=None):
     return [d for d in mounted_volumes(roots) if os.path.isfile(os.path.join(d.path, INFO_UF2))]
 
 
+def _read_text(path, limit=64 * 1024):
+    """A small text file on a drive; OSError when it is missing, not a regular file (a FIFO
+    would block forever) or unreadable."""
+    from .sync import read_file
+
+    try:
+        data = read_file(path, limit)
+    except LunchboxError as e:
+        raise OSError(str(e)) from None
+    if data is None:
+        raise FileNotFoundError(path)
+    return data.decode("utf-8", "replace")
+
+
 def read_info_uf2(drive):
-    with open(os.path.join(drive.path, INFO_UF2), errors="replace") as f:
-        return f.read()
+    return _read_text(os.path.join(drive.path, INFO_UF2))
 
 
 def choose(drives, what, ask=None):
@@ -214,8 +227,7 @@ def read_boot_out(drive):
     """The drive's BootOut; LunchboxError when missing or unreadable."""
     path = os.path.join(drive.path, BOOT_OUT)
     try:
-        with open(path, errors="replace") as f:
-            text = f.read()
+        text = _read_text(path)
     except FileNotFoundError:
         raise LunchboxError(
             "{} has no boot_out.txt, so the CircuitPython version is unknown".format(

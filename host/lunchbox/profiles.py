@@ -5,6 +5,7 @@ wrong with one (each message names the pin and the conflict), ``render_settings`
 the device's settings.toml. The format is described in docs/design.md ("Hardware profile").
 """
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -38,6 +39,8 @@ _DISPLAY_KEYS = {"driver", "part", "pack", "width", "height", "rotation", "addre
 _BUTTON_KEYS = {"pin", "role", "label"}
 _LED_KEYS = {"rgb", "neopixel", "neopixel_count", "neopixel_optional"}
 _BOM_KEYS = {"part", "qty", "source", "usd", "optional"}
+MAX_PROFILE_BYTES = 64 * 1024  # a profile is about 2 KiB
+MAX_PROFILE_DEPTH = 8  # [[buttons]] and rgb = [...] nest 2 deep
 MAX_NEOPIXELS = 64  # more needs its own power supply and more RAM than the firmware plans for
 
 
@@ -61,22 +64,47 @@ def load_profile(name_or_path, check=True):
     for a profile that does not validate, listing every problem.
     """
     path = profile_path(name_or_path)
-    if not path.is_file():
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL in it
+        exists = False
+    if not exists:
         known = ", ".join(list_profiles()) or "none"
         raise LunchboxError(
-            "no hardware profile {!r} ({} does not exist)".format(str(name_or_path), path),
+            "no hardware profile {!r} ({} {})".format(
+                str(name_or_path)[:80], str(path)[:200],
+                "is not a file" if os.path.lexists(path) else "does not exist"),
             hint="use one of: " + known,
         )
+    fix = "fix the file; docs/design.md shows the format"
     try:
         with open(path, "rb") as f:
-            profile = tomllib.load(f)
+            raw = f.read(MAX_PROFILE_BYTES + 1)
+    except OSError as e:
+        raise LunchboxError("cannot read hardware profile {}: {}".format(
+            path, e.strerror or e)) from None
+    if len(raw) > MAX_PROFILE_BYTES:
+        raise LunchboxError("hardware profile {} is over {} KiB: not a profile".format(
+            path, MAX_PROFILE_BYTES // 1024), hint=fix)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LunchboxError(
+            "hardware profile {} is not UTF-8 text (byte 0x{:02X} on line {})".format(
+                path, raw[e.start], raw[:e.start].count(b"\n") + 1),
+            hint="save it as UTF-8 (TOML files must be)") from None
+    depth = _nesting(text)
+    if depth > MAX_PROFILE_DEPTH:
+        raise LunchboxError("hardware profile {} nests tables or lists {} deep; a profile "
+                            "needs at most 3".format(path, depth), hint=fix)
+    try:
+        profile = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LunchboxError(
-            "hardware profile {} is not valid TOML: {}".format(path, e),
-            hint="fix the file; docs/design.md shows the format",
-        ) from None
-    except OSError as e:
-        raise LunchboxError("cannot read hardware profile {}: {}".format(path, e)) from None
+            "hardware profile {} is not valid TOML: {}".format(path, e), hint=fix) from None
+    except RecursionError:
+        raise LunchboxError("hardware profile {} nests too deep".format(path),
+                            hint=fix) from None
     profile["id"] = path.stem
     if check:
         problems = validate(profile)
@@ -88,6 +116,34 @@ def load_profile(name_or_path, check=True):
                 hint="fix the pins in {} (docs/design.md shows the format)".format(path),
             )
     return profile
+
+
+def _nesting(text):
+    """The deepest nesting of [ and { in ``text`` outside strings and comments (a rough
+    count, enough to refuse a file that would exhaust tomllib's recursion)."""
+    depth = deepest = 0
+    quote = None
+    comment = escaped = False
+    for ch in text:
+        if comment:
+            comment = ch != "\n"
+        elif quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote or ch == "\n":
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            comment = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _unknown_keys(table, allowed, where):
@@ -108,8 +164,10 @@ def validate(profile):
     for key in ("name", "board", "chip"):
         if not isinstance(profile.get(key), str) or not profile.get(key):
             problems.append("profile: {!r} is missing (a string)".format(key))
-    board = profile.get("board")
-    chip = profile.get("chip")
+    # Only strings are looked up below: a list or table where a name belongs (TOML allows
+    # any value) is reported, never hashed.
+    board = profile.get("board") if isinstance(profile.get("board"), str) else None
+    chip = profile.get("chip") if isinstance(profile.get("chip"), str) else None
     if isinstance(board, str) and board and board not in pins.BOARDS:
         problems.append("board {!r} is not supported (known: {})".format(
             board, ", ".join(sorted(pins.BOARDS))))
@@ -133,7 +191,7 @@ def validate(profile):
     else:
         problems += _unknown_keys(display, _DISPLAY_KEYS, "[display]")
     driver = display.get("driver")
-    facts = DRIVERS.get(driver)
+    facts = DRIVERS.get(driver) if isinstance(driver, str) else None
     if display and facts is None:
         problems.append("[display]: unknown display driver {!r} (known: {})".format(
             driver, ", ".join(sorted(DRIVERS))))
@@ -188,6 +246,8 @@ def validate(profile):
             continue
         problems += _unknown_keys(button, _BUTTON_KEYS, where)
         role = button.get("role")
+        if "label" in button and not isinstance(button["label"], str):
+            problems.append("{}: label {!r} must be a string".format(where, button["label"]))
         if "pin" not in button:
             problems.append("{} ({}): has no pin".format(where, role))
         else:
@@ -195,6 +255,8 @@ def validate(profile):
         if role not in ROLES:
             problems.append("{} on {}: unknown role {!r} (roles: {})".format(
                 where, button.get("pin"), role, ", ".join(ROLES)))
+        elif not isinstance(role, str):
+            continue  # reported just above (ROLES holds only strings)
         elif role in roles_seen:
             problems.append("role {!r} is on two buttons: {} and {}".format(
                 role, roles_seen[role], button.get("pin")))
@@ -249,9 +311,12 @@ def validate(profile):
             seen[pin] = what
 
     # --- buses the chip can really form
+    def used(pin):
+        return isinstance(pin, str) and pin in seen
+
     def gpio(role):
         pin = dpins.get(role)
-        return pins.gpio_number(pin) if pin in seen else None
+        return pins.gpio_number(pin) if used(pin) else None
 
     def bus_pins(roles, function, bus):
         """{role: (gpio, instance)} of the display pins that can be that signal of ``bus``;
@@ -285,11 +350,12 @@ def validate(profile):
 
     # --- PWM: the backlight and the RGB LED are dimmed by PWM; two on one channel clash
     pwm_users = [(dpins.get("backlight"), "display backlight")]
-    for colour, pin in zip(("red", "green", "blue"), leds.get("rgb", []) or []):
+    rgb = leds.get("rgb")
+    for colour, pin in zip(("red", "green", "blue"), rgb if isinstance(rgb, list) else []):
         pwm_users.append((pin, "RGB LED " + colour))
     channels = {}
     for pin, what in pwm_users:
-        if pin not in seen:
+        if not used(pin):
             continue
         channel = pins.pwm_channel(pins.gpio_number(pin))
         if channel in channels:
