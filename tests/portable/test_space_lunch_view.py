@@ -1,0 +1,183 @@
+"""Space Lunch device helpers (companion.core.space_lunch_view): the food wheel's start, the
+cursor's stops, the coupon cursors, the suggested move and the words. Runs on CPython and on
+MicroPython (the lane)."""
+
+from companion.core import space_lunch_view as V
+from shared_rules._compat import Rng
+from shared_rules.space_lunch import (
+    AUTOMA,
+    AUTOMA_SEAT,
+    EASY,
+    EXTREME,
+    HUMAN,
+    Solo,
+    cell,
+    chill_jar,
+    hot_drink,
+    take,
+)
+from shared_rules.space_lunch_duel import Duel
+
+OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+def opened(difficulty=EASY):
+    g = Solo(difficulty)
+    for t in OPENING:
+        g.apply(t)
+    return g
+
+
+def test_steps_go_the_short_way_round():
+    assert V.steps(12, 0, 0) == 0
+    assert V.steps(12, 0, 11) == 1
+    assert V.steps(12, 0, 6) == 6
+    assert V.steps(12, 10, 1) == 3
+    assert V.steps(1, 0, 0) == 0
+
+
+def test_wheel_starts_where_fewest_presses_are_expected():
+    # all alike: the first of the equally good starts
+    assert V.picker_start([1, 2, 3, 4, 5], [1, 1, 1, 1, 1]) == 0
+    # weight piled on one food: start on it
+    assert V.picker_start([1, 2, 3, 4, 5, 6], [1, 1, 1, 9, 1, 1]) == 3
+    # a cluster: its middle
+    assert V.picker_start([1, 2, 3, 4, 5, 6, 7, 8], [0, 0, 3, 3, 3, 0, 0, 0]) == 3
+    # checked against every start
+    w = [3, 1, 2, 0, 3, 3, 1, 2, 2]
+    n = len(w)
+    cost = [sum([w[j] * V.steps(n, s, j) for j in range(n)]) for s in range(n)]
+    assert cost[V.picker_start(list(range(n)), w)] == min(cost)
+
+
+def test_wheel_skips_foods_that_are_all_out_and_weighs_unseen_copies():
+    g = Solo(EASY)
+    for t in (1, 1, 1, 2, 2, 3, 4, 5, 6):
+        g.apply(t)
+    g.apply(take(1, 1))  # a 1 is taken: still all three known
+    choices = V.card_choices(g)
+    assert 1 not in choices and 2 in choices and len(choices) == 11
+    w = V.weights(g, choices)
+    assert w[choices.index(2)] == 1 and w[choices.index(12)] == 3
+    assert w[choices.index(3)] == 2
+
+
+def test_wheel_offers_only_the_card_that_comes_back_from_under_the_deck():
+    g = opened()
+    g.deck = 1  # one card left, then the Hot Drink card under it
+    g.apply(hot_drink(2, 1))
+    assert len(V.card_choices(g)) > 1  # the last unknown card
+    g.apply(10)
+    g.apply(take(1, 1))
+    assert V.card_choices(g) == [2]  # then the food 2 comes back up
+    assert V.weights(g, [2]) == [1]
+
+
+def test_opening_and_prompts():
+    g = Solo(EASY)
+    assert V.opening(g) and V.card_prompt(g) == "Card 1 of 9: c1 r1"
+    for t in OPENING[:4]:
+        g.apply(t)
+    assert V.card_prompt(g) == "Card 5 of 9: c2 r2"
+    for t in OPENING[4:]:
+        g.apply(t)
+    assert not V.opening(g)
+    g.apply(hot_drink(2, 2))  # deck back to 28, but this is a refill
+    assert not V.opening(g) and V.card_prompt(g) == "New card c2 r2"
+
+
+def test_cursor_stops_are_the_pick_column_then_the_coupon():
+    g = opened()
+    assert V.stops(g) == [cell(1, 1), cell(1, 2), cell(1, 3), V.COUPON]
+    g.apply(take(1, 2))
+    g.apply(10)
+    g.apply(AUTOMA)  # the Automa takes column 2, row 3
+    g.apply(11)
+    assert V.stops(g) == [cell(3, 1), cell(3, 2), cell(3, 3), V.COUPON]
+    g2 = opened(EXTREME)
+    g2.apply(hot_drink(3, 3))
+    g2.apply(12)
+    assert V.stops(g2) == [0, 3, 6]  # one coupon a turn: used
+
+
+def test_coupon_cells():
+    g = opened()
+    assert V.kind_cells(g, "hot") == list(range(9))
+    off = [1, 2, 4, 5, 7, 8]  # columns 2 and 3 (the Pick token is on column 1)
+    assert V.kind_cells(g, "chill") == off
+    assert V.kind_cells(g, "jelly") == off
+    assert V.kind_cells(g, "jelly", first=4) == [1, 2, 5, 7, 8]
+    assert V.jelly(4, 8) in g.legal_actions()
+    g.deck = 0
+    assert V.kind_cells(g, "hot") == []
+
+
+def test_suggest_wins_when_a_take_wins():
+    g = opened()
+    g.taken[HUMAN][1] = 2  # c1 r1 completes a triplet
+    g.taken[HUMAN][11] = 3
+    g.taken[HUMAN][12] = 3
+    assert V.suggest(g) == take(1, 1)
+    assert V.leds(g) == V.LED_WIN
+
+
+def test_suggest_uses_a_chill_jar_to_win():
+    g = opened()
+    g.taken[HUMAN][5] = 2  # 5 sits at c2 r2: only Chill Jar reaches it this turn
+    g.taken[HUMAN][11] = 3
+    g.taken[HUMAN][12] = 3
+    assert V.suggest(g) == chill_jar(2, 2)
+
+
+def test_threat_lights_red():
+    g = opened()
+    # the Automa's next card (column 2, row 3: food 8) makes its fourth pair
+    for food in (8, 10, 11, 12):
+        g.taken[AUTOMA_SEAT][food] = 1
+    for food in (10, 11, 12):
+        g.taken[AUTOMA_SEAT][food] = 2
+    assert V.leds(g) == V.LED_THREAT
+    s = V.suggest(g)
+    assert s is not None and s not in (take(1, 1), take(1, 2), take(1, 3))  # only a coupon helps
+
+
+def test_suggest_is_legal_along_seeded_games():
+    rng = Rng(7)
+    for d in range(4):
+        deck = [t for t in range(1, 13) for _ in range(3)]
+        rng.shuffle(deck)
+        g = Solo(d)
+        while not g.is_over():
+            if g.pending:
+                g.apply(deck.pop(0))
+            elif g.turn == AUTOMA_SEAT:
+                g.apply(AUTOMA)
+            else:
+                a = V.suggest(g)
+                assert a in g.legal_actions()
+                if a >= 30 and a < 40:
+                    deck.append(g.grid[a - 30])
+                g.apply(a)
+        assert V.suggest(g) is None
+
+
+def test_two_player_coupon_stops():
+    g = Duel(0)
+    for t in OPENING:
+        g.apply(t)
+    assert V.stops(g)[-1] == V.COUPON
+    g.apply(hot_drink(1, 1))
+    g.apply(12)
+    assert V.COUPON not in V.stops(g)  # one beverage action a turn
+
+
+def test_words():
+    assert V.setup_mark(0) == "2c 4p" and V.setup_mark(3) == "1c 3p"
+    assert V.setup_line(1) == "Medium: 1 coupon, Automa needs 4 pairs"
+    g = opened()
+    g.winner, g.reason = HUMAN, "triplets"
+    assert V.result(g) == ("You win!", "three triplets")
+    g.winner, g.reason = AUTOMA_SEAT, "pairs"
+    assert V.result(g) == ("Automa wins", "4 pairs")
+    g.winner, g.reason = AUTOMA_SEAT, "persistence"
+    assert V.result(g)[1].startswith("persistence")
