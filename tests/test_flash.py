@@ -20,8 +20,23 @@ INFO_RP2040 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n
 INFO_RP2350 = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
 BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
-IMAGE = uf2.build(bytes(range(256)) * 400, uf2.RP2040)
-IMAGE_2350 = uf2.build(bytes(range(256)) * 400, uf2.RP2350_ARM_S)
+
+
+def firmware_image(banner=b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico "
+                          b"with rp2040", family=uf2.RP2040, size=100 * 1024):
+    """A UF2 laid out as a real firmware image: 256-byte blocks of flash at 0x10000000, the
+    version banner (NUL-terminated, as a C string in .rodata) in the middle of the payload,
+    straddling a block boundary, as it may in a real build."""
+    body = bytearray(b"".join(hashlib.sha256(b"%d" % i).digest() for i in range(size // 32)))
+    if banner:
+        at = 256 * 150 - len(banner) // 2
+        body[at:at + len(banner) + 1] = banner + b"\0"
+    return uf2.build(bytes(body), family)
+
+
+IMAGE = firmware_image()
+IMAGE_2350 = firmware_image(b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico 2 "
+                            b"with rp2350a", uf2.RP2350_ARM_S)
 
 
 class FakeBoard:
@@ -72,8 +87,8 @@ def board(tmp_path):
 
 def env_for(board, **kw):
     kw.setdefault("comports", lambda: [])
-    return flash.Env(roots=[str(board.media)], sleep=board.sleep, clock=board.clock,
-                     err=io.StringIO(), **kw)
+    kw.setdefault("err", io.StringIO())
+    return flash.Env(roots=[str(board.media)], sleep=board.sleep, clock=board.clock, **kw)
 
 
 def uf2_file(tmp_path, data=IMAGE, name="cp.uf2"):
@@ -333,7 +348,8 @@ def test_cli_passes_both_timeouts(tmp_path, monkeypatch, capsys):
 
     seen = {}
 
-    def fake_flash(env, uf2_path, board, chip, drive, ask, timeout, circuitpy_timeout):
+    def fake_flash(env, uf2_path, board, chip, drive, ask, timeout, circuitpy_timeout,
+                   force=False):
         seen.update(timeout=timeout, circuitpy_timeout=circuitpy_timeout)
         return drives.Drive(str(tmp_path))
 
@@ -425,3 +441,70 @@ def test_progress_bar_terminal_and_log():
     quiet = io.StringIO()
     Bar("sync", quiet).close()
     assert quiet.getvalue() == ""
+
+
+# ---- what the image says it is ---------------------------------------------------------------
+
+def test_identify_reads_the_banner_across_blocks():
+    fw = uf2.identify(IMAGE)
+    assert (fw.kind, fw.version, fw.date, fw.board, fw.chip) == (
+        "CircuitPython", (10, 0, 0), "2025-09-15", "Raspberry Pi Pico", "rp2040")
+    fw = uf2.identify(firmware_image(b"MicroPython v1.22.0 on 2023-12-27; Raspberry Pi Pico "
+                                     b"with RP2040"))
+    assert (fw.kind, fw.version) == ("MicroPython", (1, 22, 0))
+    assert uf2.identify(firmware_image(None)).kind is None
+
+
+@pytest.mark.parametrize("banner,profile_board,message", [
+    (b"Adafruit CircuitPython 7.0.0 on 2021-09-20; Raspberry Pi Pico with rp2040",
+     "raspberry_pi_pico", "CircuitPython 7.0.0; Lunchbox runs on CircuitPython 9.x and 10.x"),
+    (b"Adafruit CircuitPython 8.2.9 on 2023-12-06; Raspberry Pi Pico with rp2040",
+     None, "CircuitPython 8.2.9"),
+    (b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico W with rp2040",
+     "raspberry_pi_pico", "for the Raspberry Pi Pico W, but the board is a Raspberry Pi Pico"),
+    (b"MicroPython v1.22.0 on 2023-12-27; Raspberry Pi Pico with RP2040",
+     "raspberry_pi_pico", "MicroPython v1.22.0 for Raspberry Pi Pico, not CircuitPython"),
+    (None, "raspberry_pi_pico", "does not say it is CircuitPython"),
+])
+def test_wrong_firmware_refused_unless_forced(board, tmp_path, banner, profile_board, message):
+    path = uf2_file(tmp_path, firmware_image(banner))
+    boot = board.show_bootloader()
+    with pytest.raises(LunchboxError, match=message) as e:
+        flash.flash(env_for(board), path, board=profile_board)
+    assert "nothing was written" in str(e.value) and "--force" in e.value.hint
+    assert "circuitpython.org/board/{}/".format(profile_board or "raspberry_pi_pico") in (
+        e.value.hint)
+    assert not (boot / flash.COPY_NAME).exists()
+    err = io.StringIO()
+    board.reboot_after_copy()
+    flash.flash(env_for(board, err=err), path, board=profile_board, force=True)
+    assert "flashing it anyway: --force" in err.getvalue()
+
+
+def test_right_image_for_each_board_accepted(board, tmp_path):
+    board.show_bootloader()
+    board.reboot_after_copy()
+    err = io.StringIO()
+    flash.flash(env_for(board, err=err), uf2_file(tmp_path), board="raspberry_pi_pico")
+    assert "it is CircuitPython 10.0.0 (2025-09-15, for Raspberry Pi Pico with rp2040)" in (
+        err.getvalue())
+    img = firmware_image(b"Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico 2 W "
+                         b"with rp2350a", uf2.RP2350_ARM_S)
+    flash.check_firmware(uf2.identify(img), "raspberry_pi_pico2_w")
+    with pytest.raises(LunchboxError, match="Pico 2 W, but the board is a Raspberry Pi Pico 2"):
+        flash.check_firmware(uf2.identify(img), "raspberry_pi_pico2")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_uf2_that_is_not_a_file_refused_at_once(tmp_path, kind):
+    import subprocess
+    import sys
+
+    path = tmp_path / "cp.uf2"
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    r = subprocess.run([sys.executable, "-m", "lunchbox", "flash", "--uf2", str(path),
+                        "--drive", str(tmp_path), "--no-sync"], capture_output=True,
+                       text=True, timeout=20)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "not a file" in r.stderr and "fix:" in r.stderr

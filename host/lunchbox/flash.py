@@ -11,10 +11,11 @@ The steps take an Env so the tests run them against folders and a pseudo-termina
 """
 
 import os
+import stat
 import sys
 import time
 
-from . import download, drives, ports, profiles, uf2
+from . import download, drives, pins, ports, profiles, uf2
 from .errors import LunchboxError
 from .progress import Bar
 
@@ -49,9 +50,59 @@ class Env:
         self.err.flush()
 
 
-def load_uf2(env, path=None, board=None, chip=None):
-    """(bytes, UF2Info): the file given, or the pinned release for ``board``; validated."""
+def _regular_file(path):
+    """LunchboxError unless ``path`` is a regular file (a FIFO would block the read forever)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise LunchboxError("cannot read {}: {}".format(path, e.strerror or e),
+                            hint="check the --uf2 path") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise LunchboxError("--uf2 {} is {}, not a file".format(
+            path, "a folder" if stat.S_ISDIR(st.st_mode) else "a pipe or device"),
+            hint="give the .uf2 file you downloaded from circuitpython.org")
+
+
+def download_page(board):
+    return "https://circuitpython.org/board/{}/".format(board or "raspberry_pi_pico")
+
+
+def check_firmware(fw, board=None, force=False, say=None):
+    """Refuse an image that is not a CircuitPython Lunchbox supports, or is built for another
+    board than ``board`` (a board id); with ``force``, only say so (through ``say``)."""
+    expected = pins.BOARDS.get(board, {}).get("name") if board else None
+    page = download_page(board)
+    problem = None
+    if fw.kind is None:
+        problem = ("the image does not say it is CircuitPython (it has no \"Adafruit "
+                   "CircuitPython X.Y.Z\" version string): a bare C program, or another "
+                   "firmware?")
+    elif fw.kind != "CircuitPython":
+        problem = "the image is {} {} for {}, not CircuitPython".format(
+            fw.kind, fw.version_text, fw.board)
+    elif fw.version is None or fw.version[0] not in drives.SUPPORTED_MAJORS:
+        problem = "the image is CircuitPython {}; Lunchbox runs on CircuitPython {}".format(
+            fw.version_text, " and ".join("{}.x".format(m) for m in drives.SUPPORTED_MAJORS))
+    elif expected and fw.board.strip().lower() != expected.lower():
+        problem = "the image is CircuitPython {} for the {}, but the board is a {}".format(
+            fw.version_text, fw.board, expected)
+    if problem is None:
+        return
+    if force:
+        if say:
+            say("warning: {} (flashing it anyway: --force)".format(problem))
+        return
+    raise uf2.UF2Error(problem + "; nothing was written",
+                       hint="download CircuitPython {} for your board from {} (or pass --force "
+                            "to flash this image anyway)".format(
+                                download.CIRCUITPYTHON_VERSION, page))
+
+
+def load_uf2(env, path=None, board=None, chip=None, force=False):
+    """(bytes, UF2Info): the file given, or the pinned release for ``board``; validated, and
+    checked to be a CircuitPython for ``board`` that Lunchbox supports (unless ``force``)."""
     if path:
+        _regular_file(path)
         try:
             with open(path, "rb") as f:
                 data = f.read(2 * uf2.FLASH_MAX + 1)
@@ -79,6 +130,8 @@ def load_uf2(env, path=None, board=None, chip=None):
         with open(cached, "rb") as f:
             data = f.read()
     info = uf2.validate(data, chip=chip)
+    info.firmware = uf2.identify(data)
+    check_firmware(info.firmware, board, force, env.say)
     return data, info
 
 
@@ -203,10 +256,11 @@ def wait_circuitpy(env, before, timeout):
 
 
 def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None,
-          timeout=BOOTLOADER_TIMEOUT, circuitpy_timeout=CIRCUITPY_TIMEOUT):
+          timeout=BOOTLOADER_TIMEOUT, circuitpy_timeout=CIRCUITPY_TIMEOUT, force=False):
     """The whole flash; returns the CIRCUITPY Drive that appeared."""
-    data, info = load_uf2(env, uf2_path, board, chip)
+    data, info = load_uf2(env, uf2_path, board, chip, force)
     env.say("UF2 ok: " + info.describe())
+    env.say("  it is " + info.firmware.describe())
     boot = find_bootloader(env, drive, ask)
     if boot is None:
         boot = request_bootloader(env, ask, timeout)
@@ -240,6 +294,9 @@ def register(parser):
                         "CIRCUITPY drive of the new CircuitPython (default {:.0f}; a first "
                         "start formats the drive, and a slow automounter adds to it)".format(
                             CIRCUITPY_TIMEOUT))
+    parser.add_argument("--force", action="store_true",
+                        help="flash an image that is not a supported CircuitPython for the "
+                             "board (another version, another board, not CircuitPython)")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--sync", dest="sync", action="store_true", default=None,
                        help="sync the firmware right after flashing")
@@ -276,7 +333,7 @@ def run(args):
                 pass
     ask = sync_command.ask_drive if sync_command.interactive() else None
     circuitpy = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout,
-                      args.circuitpy_timeout)
+                      args.circuitpy_timeout, force=args.force)
     print("CircuitPython is running: {}".format(circuitpy.describe()))
     do_sync = args.sync
     if do_sync is None and sync_command.interactive():

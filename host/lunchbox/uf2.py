@@ -6,6 +6,7 @@ set), up to 476 bytes of payload and an end magic. The RP2 bootloaders write wha
 well-formed block says, so a wrong-family or truncated file is refused here, before writing.
 """
 
+import re
 import struct
 
 from .errors import LunchboxError
@@ -71,6 +72,7 @@ class UF2Info:
         self.payload_bytes = payload_bytes
         self.low = low
         self.high = high
+        self.firmware = None  # what the image says it is: identify() (set by flash)
 
     def describe(self):
         return "{} UF2, {} blocks, {} KiB of flash at 0x{:08X}-0x{:08X}".format(
@@ -234,3 +236,60 @@ def chip_from_info(text):
             if "RPI-RP2" in upper or "RP2040" in upper or upper.endswith("RP2"):
                 return "RP2040"
     return None
+
+
+# What a firmware image says it is. CircuitPython carries MICROPY_FULL_VERSION_INFO, e.g.
+# "Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040", in its flash
+# payload (it is what boot_out.txt's first line and the REPL banner print); MicroPython
+# carries "MicroPython v1.22.0 on 2023-12-27; Raspberry Pi Pico with RP2040".
+_CIRCUITPYTHON = re.compile(
+    rb"Adafruit CircuitPython ([0-9][0-9A-Za-z.+-]{0,40}) on ([0-9][0-9-]{0,20});"
+    rb" ([\x20-\x3a\x3c-\x7e]{1,80}?) with ([A-Za-z0-9_-]{1,20})")
+_MICROPYTHON = re.compile(
+    rb"MicroPython (v?[0-9][0-9A-Za-z.+-]{0,40}) on ([0-9][0-9-]{0,20});"
+    rb" ([\x20-\x3a\x3c-\x7e]{1,80}?) with ([A-Za-z0-9_-]{1,20})")
+
+
+class Firmware:
+    """What an image says it is: ``kind`` "CircuitPython", "MicroPython" or None (it does
+    not say: a bare C program, or something else), its version, build date, board and chip
+    names as written in it."""
+
+    def __init__(self, kind=None, version_text=None, date=None, board=None, chip=None):
+        self.kind = kind
+        self.version_text = version_text
+        self.date = date
+        self.board = board
+        self.chip = chip
+        m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", version_text or "")
+        self.version = (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+
+    def describe(self):
+        if self.kind is None:
+            return "an image with no CircuitPython version string"
+        return "{} {} ({}, for {} with {})".format(self.kind, self.version_text, self.date,
+                                                   self.board, self.chip)
+
+
+def flash_payload(data):
+    """The bytes a UF2 writes to main flash, in address order (gaps are not filled: the
+    strings looked for here never cross one)."""
+    chunks = []
+    for off in range(0, len(data) - len(data) % BLOCK, BLOCK):
+        m0, m1, flags, addr, psize, _, _, _ = _HEADER.unpack_from(data, off)
+        if (m0, m1) != (MAGIC_START0, MAGIC_START1) or flags & FLAG_NOT_MAIN_FLASH:
+            continue
+        psize = min(psize, MAX_PAYLOAD)
+        chunks.append((addr, data[off + 32:off + 32 + psize]))
+    chunks.sort(key=lambda c: c[0])
+    return b"".join(c for _, c in chunks)
+
+
+def identify(data):
+    """The Firmware a UF2 image (bytes) says it is."""
+    payload = flash_payload(data)
+    for kind, pattern in (("CircuitPython", _CIRCUITPYTHON), ("MicroPython", _MICROPYTHON)):
+        m = pattern.search(payload)
+        if m:
+            return Firmware(kind, *(g.decode("ascii") for g in m.groups()))
+    return Firmware()
