@@ -3,6 +3,7 @@ history verdict (shared_rules.lets_do_lunch_fair). CPython and MicroPython."""
 
 from companion.core.ldl_turn import (
     Dice,
+    dice_line,
     move_words,
     presses_to,
     roll_words,
@@ -14,13 +15,15 @@ from shared_rules.lets_do_lunch_fair import chi_text, rows, tenths, total, verdi
 
 
 def test_roll_words_explain_each_case():
-    assert roll_words((2, 2, 3), 7, False, False) == ("2 2 3 = 7", "pick a row")
-    assert roll_words((1, 3, 2), None, False, False) == ("1-2-3", "no move: pass")
-    assert roll_words((2, 2, 3), 7, False, True) == ("Col 7 full", "no move: pass")
-    assert roll_words((3, 3, 3), 9, True, True) == ("Col 9 full", "triple: roll again")
-    assert roll_words((1, 1, 1), 3, True, False) == ("Triple!", "place, roll again")
-    for words in (roll_words((3, 3, 3), 9, True, True), roll_words((1, 2, 3), None, 0, 0)):
-        assert len(words[0]) <= 10 and len(words[1]) <= 18  # two panel lines on either display
+    assert roll_words(7, False, False) == ("", "")
+    assert roll_words(None, False, False) == ("pass", "1-2-3: no move, the turn passes")
+    assert roll_words(7, False, True) == ("pass", "Column 7 is full: the turn passes")
+    assert roll_words(9, True, True) == ("again", "Column 9 full; triple: roll again")
+    assert roll_words(3, True, False) == ("again", "Triple: place, then roll again")
+    for col, again, full in ((None, 0, 0), (9, 1, 1), (9, 0, 1), (3, 1, 0)):
+        assert len(roll_words(col, again, full)[1]) <= 36  # a two-line message on either display
+    assert dice_line((2, 3, 2)) == "2 3 2 = 7"
+    assert dice_line((3, 1, 2)) == "3 1 2"
 
 
 def test_cursor_starts_on_the_biggest_capture_else_near_the_middle():

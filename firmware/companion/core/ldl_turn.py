@@ -1,6 +1,7 @@
 """Let's Do Lunch on the device: the words and small decisions of a turn (portable, no display).
 
 - ``roll_words``: what a roll means, in words (a 1-2-3, a full column, a triple);
+- ``dice_line``: the dice and their column ("2 2 3 = 7");
 - ``start_row`` / ``step_row``: the placement cursor, over the free rows of the column only;
 - ``move_words``: the computer's placement as the table reads it ("c7 r4, eats 2");
 - ``Dice``: three dice typed in, one picker each.
@@ -11,19 +12,28 @@ from shared_rules._compat import const
 MIDDLE_ROW = const(4)
 
 
-def roll_words(dice, column, again, full):
-    """(headline, explanation) for a roll: ``column`` None for 1-2-3; ``full`` when that
-    column has no free row; ``again`` for a triple."""
-    a, b, c = dice
+def roll_words(column, again, full):
+    """(word, sentence) for what a roll means, ("", "") for an ordinary roll: ``column`` None
+    for a 1-2-3; ``full`` when that column has no free row; ``again`` for a triple. The word
+    goes on the panel beside the dice; the sentence (<= 36 characters) in a message."""
     if column is None:
-        return "1-2-3", "no move: pass"
+        return "pass", "1-2-3: no move, the turn passes"
     if full:
         if again:
-            return "Col {} full".format(column), "triple: roll again"
-        return "Col {} full".format(column), "no move: pass"
+            return "again", "Column {} full; triple: roll again".format(column)
+        return "pass", "Column {} is full: the turn passes".format(column)
     if again:
-        return "Triple!", "place, roll again"
-    return "{} {} {} = {}".format(a, b, c, column), "pick a row"
+        return "again", "Triple: place, then roll again"
+    return "", ""
+
+
+def dice_line(dice):
+    """"2 2 3 = 7"; a 1-2-3 is just its dice."""
+    a, b, c = dice
+    s = "{} {} {}".format(a, b, c)
+    if sorted(dice) == [1, 2, 3]:
+        return s
+    return s + " = {}".format(a + b + c)
 
 
 def start_row(free, gains):

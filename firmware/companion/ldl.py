@@ -1,0 +1,163 @@
+"""Let's Do Lunch: the game module the main menu opens (``open(app, payload)``), and the new
+match setup: two players at the table or one against the computer (Easy, Medium, Hard; the
+computer plays A or B), the target score, a strict table, and who rolls the dice (the device,
+or the players, who type them in). "Start" is selected first: the usual match is one press.
+"""
+
+from shared_rules import games
+
+from .core.buttons import LONG, OK
+from .screens import ItemPicker, ListScreen, NumberPicker
+
+GAME_ID = "lets_do_lunch"
+LEVELS = ("Easy", "Medium", "Hard")
+# the setup the record keeps when the rules take it (computer: 0 none, level + 4 * seat)
+_SETUP_PARAMS = 4
+
+
+def new_rng(app):
+    """The device's dice: seeded from the hardware's randomness where there is some."""
+    from shared_rules._compat import Rng
+
+    try:
+        import os
+
+        seed = int.from_bytes(os.urandom(4), "big")
+    except (ImportError, AttributeError, NotImplementedError, OSError):
+        seed = app.hw.clock()
+    return Rng(seed)
+
+
+def _takes_setup():
+    from shared_rules.lets_do_lunch_game import LetsDoLunchGame
+
+    return len(LetsDoLunchGame.defaults) >= _SETUP_PARAMS
+
+
+def setup_of(game):
+    """The Setup a record holds, or None when the rules do not keep it."""
+    from .ldl_play import Setup
+
+    p = game.params
+    if len(p) < _SETUP_PARAMS:
+        return None
+    code = p[2]
+    if not code:
+        return Setup(None, 0, bool(p[3]))
+    return Setup(code // 4, code % 4, bool(p[3]))
+
+
+def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+    if payload is None:
+        app.push(SetupScreen(app))
+        return
+    game = games.from_bytes(payload)  # ValueError: the menu says so and starts afresh
+    if game.game_id != GAME_ID:
+        raise ValueError("not a Let's Do Lunch game")
+    setup = setup_of(game)
+    if setup is None:
+        app.push(SetupScreen(app, game))  # the players say again who plays
+    else:
+        play(app, game, setup)
+
+
+def play(app, game, setup, replace=False):
+    from .ldl_play import PlayScreen
+
+    names = list(app.settings.names[:2])
+    screen = PlayScreen(app, game, setup, new_rng(app), names)
+    if replace:
+        app.replace(screen)
+    else:
+        app.push(screen)
+    app.store.save_game(GAME_ID, game.to_bytes())
+
+
+class SetupScreen(ListScreen):
+    """The new match (or, resuming a game whose record does not say, who plays)."""
+
+    title = "New match"
+
+    def __init__(self, app, resume=None):
+        from shared_rules.lets_do_lunch_ai import HARD
+
+        self.resume = resume
+        self.vs = True  # against the computer
+        self.level = HARD
+        self.seat = 1  # the computer plays B
+        self.target = 20
+        self.strict = False
+        self.typed = False
+        if resume is not None:
+            self.title = "Resume: who plays?"
+        super().__init__(app)
+        self.menu.select(len(self._rows()) - 1)
+
+    def _rows(self):
+        rows = ["players"]
+        if self.vs:
+            rows += ["level", "seat"]
+        if self.resume is None:
+            rows += ["target", "strict"]
+        rows += ["dice", "start"]
+        return rows
+
+    def items(self):
+        names = {"players": "Players", "level": "Computer", "seat": "Computer is",
+                 "target": "Target", "strict": "Strict table", "dice": "Dice",
+                 "start": "Start" if self.resume is None else "Resume"}
+        return [names[r] for r in self._rows()]
+
+    def marks(self):
+        vals = {"players": "vs CPU" if self.vs else "2 people",
+                "level": LEVELS[self.level - 1], "seat": "AB"[self.seat],
+                "target": str(self.target), "strict": "on" if self.strict else "off",
+                "dice": "typed" if self.typed else "device", "start": ""}
+        return [vals[r] for r in self._rows()]
+
+    def activate(self, index):
+        row = self._rows()[index]
+        app = self.app
+        if row == "players":
+            self.vs = not self.vs
+            start = len(self._rows()) - 1
+            self.menu.select(0)
+            del start
+        elif row == "level":
+            def chosen(i):
+                self.level = i + 1
+
+            app.push(ItemPicker(app, "Computer", list(LEVELS), self.level - 1, chosen))
+        elif row == "seat":
+            self.seat = 1 - self.seat
+        elif row == "target":
+            def done(v):
+                self.target = v
+
+            app.push(NumberPicker(app, "Target", self.target, 5, 100, 5, done))
+        elif row == "strict":
+            self.strict = not self.strict
+        elif row == "dice":
+            self.typed = not self.typed
+        else:
+            self.start()
+            return
+        self.refresh_items()
+
+    def start(self):
+        from .ldl_play import Setup
+
+        setup = Setup(self.seat if self.vs else None, self.level, self.typed)
+        if self.resume is not None:
+            play(self.app, self.resume, setup, replace=True)
+            return
+        params = [self.target, 1 if self.strict else 0]
+        if _takes_setup():
+            params += [(self.level + 4 * self.seat) if self.vs else 0, 1 if self.typed else 0]
+        play(self.app, games.new(GAME_ID, *params), setup, replace=True)
+
+    def on_button(self, button, kind):
+        if button == OK and kind == LONG:
+            self.start()  # a long OK starts at once, whatever row is selected
+            return
+        super().on_button(button, kind)

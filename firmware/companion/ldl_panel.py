@@ -1,0 +1,124 @@
+"""The Let's Do Lunch side panel: whose turn (with their piece), the dice, a few lines of
+words, and a footer with both hands and the match score. Laid out from the display's metrics beside
+the board, so it fits both the 240x135 colour and the 128x64 mono screens."""
+
+import displayio
+
+from shared_rules.lets_do_lunch import START
+
+from .core.ldl_turn import dice_line
+from .core.text import fit, wrap
+from .ui import text
+
+# what the screen waits for
+IDLE = 0  # a human's OK to roll
+ROLLING = 1
+TYPING = 2
+PLACING = 3
+THINKING = 4  # the computer moves on a later tick
+HOLD = 5  # words on screen until OK (the computer's move; a human's pass before it rolls)
+ASK = 6  # strict table: was the last man announced?
+ENDED = 7  # a game is over: OK keeps its record and starts the next one
+
+
+class Panel:
+    def __init__(self, d, left, sheet, palette, cell, piece_tiles):
+        self.d = d
+        self.group = displayio.Group()
+        self.cols = (d.width - left - d.pad) // d.char_w
+        self.words = 2 if d.mono else 3  # lines of words under the name and the dice
+        step = d.char_h + (1 if d.mono else 0)
+        self.labels = []
+        for i in range(2 + self.words):
+            x = left + cell + 2 if i == 0 else left  # the mover's piece goes first
+            lab = text(d, "", x, i * step + step // 2)
+            self.labels.append(lab)
+            self.group.append(lab)
+        self.piece_tiles = piece_tiles
+        self.piece = displayio.TileGrid(sheet, pixel_shader=palette, width=1, height=1,
+                                        tile_width=cell, tile_height=cell, x=left,
+                                        y=(step - cell) // 2)
+        self.group.append(self.piece)
+        # the footer: hands and score in the small font (the full figures are one press away)
+        self.fcols = (d.width - left - d.pad) // 6
+        top = len(self.labels) * step
+        self.foot = text(d, "", left, top + (d.height - top) // 2, d.DIM, 1)
+        self.group.append(self.foot)
+        self.labels.append(self.foot)
+        self._text = [None] * len(self.labels)
+
+    def _set(self, k, s, color=None):
+        lab = self.labels[k]
+        if self._text[k] != s:
+            lab.text = s
+            self._text[k] = s
+        if color is not None and lab.color != color:
+            lab.color = color
+
+    def show(self, who, seat, dice, words, foot):
+        """who: a name, with the piece of ``seat`` (None: no piece); dice: a short line;
+        words: wrapped onto the lines below; foot: the footer line."""
+        d = self.d
+        self.piece.hidden = seat is None
+        if seat is not None:
+            self.piece[0, 0] = self.piece_tiles[seat]
+        self._set(0, fit(who or "", self.cols - 2), d.ACCENT)
+        self._set(1, fit(dice, self.cols))
+        lines = wrap(words, self.cols, self.words)
+        for i in range(self.words):
+            self._set(2 + i, lines[i] if i < len(lines) else "")
+        self._set(len(self.labels) - 1, fit(foot, self.fcols))
+
+
+def _words(p, prompt, note=None):
+    note = p.note if note is None else note
+    return note + ". " + prompt if note else prompt
+
+
+def content(p):
+    """(name, seat for the piece, dice line, words, footer) for the PlayScreen ``p``."""
+    who, seat, dice, words = _main(p)
+    m = p.m
+    h = m.hands
+    s = m.scores
+    foot = "A{} B{}".format(h[0], h[1])  # mono: the score is one press away
+    if not p.d.mono:
+        foot = "hand A{} B{} {}:{}/{}".format(h[0], h[1], s[0], s[1], m.target)
+    return who, seat, dice, words, foot
+
+
+def _main(p):
+
+    m = p.m
+    mode = p.mode
+    seat = m.player
+    if mode == ENDED:
+        g = p.game
+        if g.is_terminal():
+            w = m.winner()
+            return p.name(w), w, "{}:{}".format(m.scores[0], m.scores[1]), "wins the match"
+        w, points, _board = g.ended
+        return p.name(w), w, "+{}".format(points), "wins game {}. OK".format(m.games)
+    if mode == ASK:
+        q = 1 - m.player
+        return p.name(q), q, "last man?", ("> said it", "> forgot")[p.answer]
+    if mode == HOLD:
+        return p.name(p.held), p.held, p.dline, _words(p, "OK")
+    if mode == ROLLING:
+        f = p.frame  # changing faces, not the dice's generator: the roll itself stays seeded
+        return p.name(seat), seat, dice_line((f % 3 + 1, f * 2 % 3 + 1, (f + 1) % 3 + 1)), "rolling"
+    if mode == THINKING:
+        return p.name(seat), seat, p.dline, "thinking" if p.frame == -1 else ""
+    if mode == PLACING:
+        return p.name(seat), seat, p.dline, _words(p, "pick, OK")
+    note = p.note
+    if m.announcement() is not None and not m.strict:
+        note = "last man!"
+    elif m.phase == START and not note:
+        note = "who starts"
+    if mode == TYPING:
+        v = p.dice.values
+        dice = " ".join(("[{}]" if k == p.dice.pos else "{}").format(v[k])
+                        for k in range(3))
+        return p.name(seat), seat, dice, _words(p, "type dice", note)
+    return p.name(seat), seat, p.dline, _words(p, "OK: roll", note)
