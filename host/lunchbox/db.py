@@ -73,7 +73,8 @@ class Database:
     def __init__(self, path=None):
         self.path = Path(path) if path else default_path()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if str(self.path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
             self.conn.row_factory = sqlite3.Row
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]

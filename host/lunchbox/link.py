@@ -109,6 +109,9 @@ class Link:
     # the commands
 
     def hello(self):
+        """Who is there. Opens a session: first flushes what a cut may have left behind."""
+        self._write(lp.FLUSH)
+        self.parser.reset()
         try:
             h = lp.parse_hello(self.request(lp.HELLO))
         except lp.ProtocolError as e:

@@ -13,6 +13,10 @@ HEADER = 6
 OVERHEAD = 10
 PROTOCOL = 1
 MAX_PAYLOAD = 4096  # the largest answer the host accepts (the device sends at most 1200)
+DEVICE_RX_MAX = 256  # the largest request the device accepts
+# Sent before the first request of a session: as many zero bytes as the longest frame the
+# device buffers, so a frame a cut left half-received completes, fails its CRC and is dropped.
+FLUSH = bytes(DEVICE_RX_MAX + OVERHEAD)
 
 HELLO, LIST, GET, ACK, TIME, GET_SETTINGS, SET_SETTINGS, GAME = range(1, 9)
 ERROR = 0x7F

@@ -10,7 +10,8 @@ or ERROR. The device only ever reads and writes its own saves: nothing received 
 A bad frame (wrong CRC, a length over RX_MAX, a frame left unfinished for TIMEOUT_MS) is
 dropped and the reader looks for the next sync from the byte after the bad frame's start, so
 garbage, a cut and a 200 KB line all cost nothing but an ERROR answer or silence; the buffer
-never holds more than one frame.
+never holds more than one frame. (The host also opens each session with RX_MAX + OVERHEAD zero
+bytes, which complete and so flush any frame a cut left half-received.)
 """
 
 from shared_rules._compat import const
@@ -84,7 +85,8 @@ class FrameReader:
         self.max = max_payload
         self.timeout = timeout
         self.buf = b""
-        self.since = 0  # ticks when the last byte arrived
+        self.since = 0  # ticks when the frame in ``buf`` started
+        self._now = 0
         self.bad = 0
 
     def take_bad(self):
@@ -94,11 +96,11 @@ class FrameReader:
 
     def feed(self, data, now=0):
         out = []
+        self._now = now
         if self.buf and self.timeout and _ticks_diff(now, self.since) > self.timeout:
-            self.buf = b""  # a frame left unfinished (a cut): forget it
+            self.buf = b""  # a frame started that long ago is not coming (a cut): forget it
         if data:
             data = bytes(data)
-            self.since = now
         limit = self.max + OVERHEAD
         i = 0
         n = len(data)
@@ -111,6 +113,7 @@ class FrameReader:
                     if j < 0:
                         break
                     i = j
+                    self.since = now  # a frame starts
                 take = min(room, n - i)
                 self.buf = self.buf + data[i:i + take]
                 i += take
@@ -151,6 +154,8 @@ class FrameReader:
             out.append((buf[2], buf[3], bytes(buf[HEADER:HEADER + n])))
             buf = buf[OVERHEAD + n:]
             moved = True
+        if moved and buf:
+            self.since = self._now  # what is left starts a new frame
         self.buf = buf
         return moved
 
