@@ -65,6 +65,13 @@ class Plan:
         self.setup = 0
         self.rounds = []  # [choosing, typing] per round
         self.game = None
+        self.counts = []  # per key word: how many actions the game has after it
+
+    def add(self, keys):
+        """Key words for one step; the step's actions were just applied to ``self.game``."""
+        before = self.counts[-1] if self.counts else 0
+        self.counts += [before] * (len(keys) - 1) + [len(self.game.actions())]
+        self.words += keys
 
     def script(self):
         return " ".join(self.words)
@@ -77,11 +84,11 @@ def plan(difficulty, seed, first_boot=True):
     g = games.new("space_lunch", difficulty)
     e = g.engine
     p.game = g
-    words = p.words
     if first_boot:
-        words.append("wait:3000")  # the first-start toast goes
-    words += ["next"] * MENU_ROW + ["ok"] + ["next"] * difficulty + ["ok"]
-    p.setup = len(words) - (1 if first_boot else 0)
+        p.add(["wait:3000"])  # the first-start toast goes
+    keys = ["next"] * MENU_ROW + ["ok"] + ["next"] * difficulty + ["ok"]
+    p.add(keys)
+    p.setup = len(keys)
     cur = None
     while not e.is_over():
         if e.pending:
@@ -92,7 +99,7 @@ def plan(difficulty, seed, first_boot=True):
                 p.setup += len(keys)
             else:
                 cur[1] += len(keys)
-            words += keys
+            p.add(keys)
         elif e.turn == AUTOMA_SEAT:
             a = e.copy()
             a.apply(AUTOMA)
@@ -106,7 +113,7 @@ def plan(difficulty, seed, first_boot=True):
                 keys = ["ok"]
                 g.apply(AUTOMA)
                 cur[0] += 1
-            words += keys
+            p.add(keys)
             cur = None
         else:
             if cur is None:
@@ -123,7 +130,7 @@ def plan(difficulty, seed, first_boot=True):
                     deck.append(e.grid[c])  # under the deck
             g.apply(want)
             cur[0] += len(keys)
-            words += keys
+            p.add(keys)
     return p
 
 

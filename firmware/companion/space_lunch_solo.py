@@ -7,9 +7,8 @@ import displayio
 from shared_rules.space_lunch_actions import AUTOMA_SEAT, DIFFICULTIES, decode, where
 
 from .core import space_lunch_view as V
-from .screens import ItemPicker
 from .space_lunch import hints_on
-from .space_lunch_table import SpaceLunchScreen
+from .space_lunch_table import CouponMenu, SpaceLunchScreen
 from .ui import text
 
 RED = (255, 0, 0)
@@ -162,13 +161,9 @@ class SoloScreen(SpaceLunchScreen):
     def coupon_menu(self):
         e = self.e
         kinds = [k for k in V.KINDS if V.kind_actions(e, k)]
-        names = [V.KIND_NAMES[V.KINDS.index(k)] for k in kinds]
+        options = [(V.KIND_NAMES[V.KINDS.index(k)], k, False) for k in kinds]
         want = self._suggested()
-        sel = 0
+        sel = hint = -1
         if want is not None and decode(want)[0] in kinds:
-            sel = kinds.index(decode(want)[0])
-
-        def chosen(i):
-            self.start_coupon(kinds[i])
-
-        self.app.push(ItemPicker(self.app, "Coupon", names, sel, chosen))
+            sel = hint = kinds.index(decode(want)[0])
+        self.app.push(CouponMenu(self.app, self, options, max(0, sel), hint))

@@ -6,8 +6,9 @@ the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, spac
 from shared_rules.space_lunch_actions import AUTOMA, CHILL, HOT, TAKE, decode
 
 from .core import space_lunch_view as V
-from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
 from .game import GameScreen
+from .screens import ListScreen
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
 from .ui import TitleBar, text
@@ -32,7 +33,6 @@ class SpaceLunchScreen(GameScreen):
     """What the solo and two-player screens share: grid, wheel, top and bottom lines."""
 
     def __init__(self, app, game):
-        self.e = game.engine
         self.key = -1
         self.sel = 0  # cursor / wheel position
         self.coupon = None  # (kind, first cell, paid) while a beverage action is being set up
@@ -50,6 +50,10 @@ class SpaceLunchScreen(GameScreen):
         for part in (self.bar.group, self.grid.group, self.panel, self.wheel.group,
                      self.footer):
             self.group.append(part)
+
+    @property
+    def e(self):
+        return self.game.engine  # a new engine object after every undo (the log is replayed)
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -242,3 +246,34 @@ class SpaceLunchScreen(GameScreen):
         return list(V.result(self.e))
 
 
+
+
+class CouponMenu(ListScreen):
+    """The beverage actions possible now, the suggested one marked; OK starts its cursor on the
+    game screen below. Undo here undoes the last game action (and closes the menu)."""
+
+    title = "Coupon"
+
+    def __init__(self, app, parent, options, selected=0, hint=-1):
+        self.parent = parent
+        self.options = options  # [(label, kind, paid)]
+        self.hint = hint
+        super().__init__(app, selected=selected)
+
+    def items(self):
+        return [o[0] for o in self.options]
+
+    def marks(self):
+        return ["hint" if i == self.hint else "" for i in range(len(self.options))]
+
+    def activate(self, index):
+        label, kind, paid = self.options[index]
+        self.app.pop()
+        self.parent.start_coupon(kind, paid)
+
+    def on_button(self, button, kind):
+        if button == UNDO:
+            self.app.pop()
+            self.parent.undo()
+            return
+        super().on_button(button, kind)
