@@ -18,7 +18,7 @@ from shared_rules import games
 from shared_rules.space_lunch_actions import DIFFICULTIES
 
 from .core import space_lunch_view as V
-from .screens import ItemPicker, ListScreen
+from .screens import ListScreen
 
 GAME_ID = "space_lunch"
 MODE_DUEL = 4
@@ -64,11 +64,20 @@ class SetupScreen(ListScreen):
         if index < 4:
             app.replace(screen_for(app, games.new(GAME_ID, index)))
             return
-        names = app.settings.names
+        app.push(FirstPlayer(app))
 
-        def chosen(first):
-            app.replace(screen_for(app, games.new(GAME_ID, MODE_DUEL, first)))
 
-        app.push(ItemPicker(app, "Who starts?", [names[0], names[1]], 0, chosen))
+class FirstPlayer(ListScreen):
+    """Two players: who starts (the one who ate at a restaurant most recently)."""
+
+    title = "Who starts?"
+
+    def items(self):
+        return self.app.settings.names[:2]
+
+    def activate(self, index):
+        app = self.app
+        app.pop()  # this list, then the new-game list gives way to the game
+        app.replace(screen_for(app, games.new(GAME_ID, MODE_DUEL, index)))
 
 

@@ -134,20 +134,8 @@ class SoloScreen(SpaceLunchScreen):
 
     def _turn_lines(self):
         e = self.e
-        mono = self.d.mono
         if self.coupon is not None:
-            kind, first, paid = self.coupon
-            cells = V.kind_cells(e, kind, first, paid)
-            c = cells[self.sel % len(cells)] if cells else -1
-            name = V.KIND_NAMES[V.KINDS.index(kind)]
-            if kind == "jelly":
-                title = "Jelly {}+{}".format(where(first), where(c)) if first >= 0 else \
-                    "Jelly {}+?".format(where(c))
-                line = "swap with: OK" if first >= 0 else "1st card to swap: OK"
-            else:
-                title = "{}: {}".format(name, where(c))
-                line = "OK: use it  Back: cancel" if not mono else "OK: use  Back: cancel"
-            return title, line, c
+            return self.coupon_lines()
         stop = self.stops[self.sel % len(self.stops)] if self.stops else -1
         if stop == V.COUPON:
             n = e.coupons

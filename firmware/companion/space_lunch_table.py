@@ -3,7 +3,7 @@ wheel, the top and bottom lines, and the buttons (the cursor over the cards that
 the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, space_lunch_duel).
 """
 
-from shared_rules.space_lunch_actions import AUTOMA, CHILL, HOT, TAKE, decode
+from shared_rules.space_lunch_actions import AUTOMA, TAKE, decode, where
 
 from .core import space_lunch_view as V
 from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
@@ -213,11 +213,10 @@ class SpaceLunchScreen(GameScreen):
             self.draw()
             self.changed()
             return
-        base = {"hot": HOT, "chill": CHILL}.get(kind)
-        action = V.jelly(first, c) if kind == "jelly" else base + c
-        if paid:
-            action += 10  # the paid codes follow the coupon ones (space_lunch_actions)
-        self.act(action)
+        if kind == "jelly":
+            self.act(V.action(kind, first, c, paid))
+        else:
+            self.act(V.action(kind, c, -1, paid))
 
     def start_coupon(self, kind, paid=False):
         self.coupon = (kind, -1, paid)
@@ -241,6 +240,19 @@ class SpaceLunchScreen(GameScreen):
 
     def coupon_menu(self):
         pass
+
+    def coupon_lines(self):
+        """Top and bottom lines and the cursor cell while a coupon action is set up."""
+        kind, first, paid = self.coupon
+        cells = V.kind_cells(self.e, kind, first, paid)
+        c = cells[self.sel % len(cells)] if cells else -1
+        if kind == "jelly":
+            if first >= 0:
+                return "Jelly {}+{}".format(where(first), where(c)), "swap with: OK", c
+            return "Jelly {}+?".format(where(c)), "1st card to swap: OK", c
+        name = V.KIND_NAMES[V.KINDS.index(kind)]
+        line = "OK: use  Back: cancel" if self.d.mono else "OK: use it  Back: cancel"
+        return "{}: {}".format(name, where(c)), line, c
 
     def result_lines(self):
         return list(V.result(self.e))

@@ -8,10 +8,14 @@ start, the cursor's stops, the move a hint-following player makes, and the words
 from shared_rules._compat import const
 from shared_rules.space_lunch_actions import (
     AUTOMA_SEAT,
+    CHILL,
+    CHILL_PAID,
     DIFFICULTIES,
     HOT,
+    HOT_PAID,
     HUMAN,
     JELLY,
+    JELLY_PAID,
     TAKE,
     _pair,
     decode,
@@ -115,6 +119,15 @@ def kind_cells(e, kind, first=-1, paid=False):
 
 def jelly(a, b):
     return JELLY + _pair(a, b)
+
+
+def action(kind, a, b=-1, paid=False):
+    """The action code of a coupon (or, ``paid``, beverage-card) action on cell a (and b)."""
+    if kind == "jelly":
+        return (JELLY_PAID if paid else JELLY) + _pair(a, b)
+    if kind == "hot":
+        return (HOT_PAID if paid else HOT) + a
+    return (CHILL_PAID if paid else CHILL) + a
 
 
 # --- what a hint-following player does (the device's suggestion) -------------------------
