@@ -23,7 +23,7 @@ MAX_NAMES = const(7)
 
 # Seats by game index (shared_rules.games.IDS order) when the record does not say: Space
 # Lunch mode 4 is the two-player game, the others take the player count as first param.
-_DEFAULT_SEATS = (1, 2, 3, 2, 2)
+_DEFAULT_SEATS = (1, 2, 3, 2, 2, 4, 2, 2)  # 5-7: the table scoreboards (issue 15)
 
 
 def seats(record):

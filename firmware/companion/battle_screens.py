@@ -1,0 +1,175 @@
+"""Space Battle Lunchtime at the table: the race to 21, the serve check and the best serve
+(shared_rules.space_battle_race).
+
+Race: each turn is "No serve" (a steal or a buy; the list starts there), a serve through the
+serve check, or points typed in. The equal-turns end and the flavour tie-break are asked for
+when they come. Serve check: the dish's needs (OK adds one), what I would serve (it starts as
+the dish's needs, the gold serve), then the points of the level reached. Best serve: my hand,
+the dish, its three points: the best serve and the cards it uses.
+"""
+
+from shared_rules import games
+from shared_rules.space_battle_lunchtime import FLAVORS, LEVELS
+from shared_rules.space_battle_race import (
+    FLAVOUR,
+    MORE,
+    TARGET,
+    best_for_dish,
+    check_serve,
+)
+
+from .tally import Chooser, Counter, LinesScreen, Number, TallyScreen, ask_players, saved
+
+GAME_ID = "battle_race"
+NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")
+LEVEL_TITLES = ("Gold points", "Silver points", "Bronze points")
+CARD_LABELS = ["{} {}".format(NAMES[i // 3], i % 3 + 1) for i in range(15)]
+
+
+def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+    if payload is not None:
+        app.push(RaceScreen(app, games.from_bytes(payload)))
+        return
+
+    kept = saved(app, GAME_ID)
+    rows = ["Resume race", "New race"] if kept else ["Race to 21"]
+
+    def chosen(i):
+        if kept and i == 0:
+            app.push(RaceScreen(app, games.from_bytes(kept)))
+        elif i < len(rows):
+            ask_players(app, "Space Battle", 2, 5, 2,
+                        lambda n: app.push(RaceScreen(app, games.new(GAME_ID, n))))
+        elif i == len(rows):
+            serve_check(app, None)
+        else:
+            best_serve(app)
+
+    app.push(Chooser(app, "Space Battle", rows + ["Serve check", "Best serve"], chosen))
+
+
+def level_text(lv):
+    return "none" if lv is None else LEVELS[lv]
+
+
+def serve_check(app, then):
+    """Needs, served, points; ``then(points, more)`` scores it in the race (None: just show)."""
+
+    def needs_done(need):
+        if not sum(need):
+            app.notify("A dish needs a flavour")
+            return
+        app.push(Counter(app, "Served", NAMES, need, 9, lambda have: served(need, have),
+                         lambda have: level_text(check_serve(need, have))))
+
+    def served(need, have):
+        lv = check_serve(need, have)
+        if lv is None:
+            app.push(LinesScreen(app, "No serve", ["Not gold, silver", "or bronze: no",
+                                                   "points"]))
+            return
+        app.push(Number(app, LEVEL_TITLES[lv], sum(need), 0, 99, lambda p: result(lv, p)))
+
+    def result(lv, p):
+        lines = ["{} {} points".format(LEVELS[lv], p),
+                 "Judge reward" if lv == 0 else "No judge reward"]
+        if then is None:
+            app.push(LinesScreen(app, "Serve check", lines))
+            return
+        opts = ["Score, end turn", "Score, go on"] + lines
+
+        def pick(i):
+            if i < 2:
+                then(p, i == 1)
+
+        app.push(Chooser(app, "Serve check", opts, pick))
+
+    app.push(Counter(app, "Dish needs", NAMES, (0,) * 5, 9, needs_done))
+
+
+def best_serve(app):
+    def hand_done(counts):
+        hand = []
+        for i in range(15):
+            for _ in range(counts[i]):
+                hand.append((FLAVORS[i // 3], i % 3 + 1))
+        if not hand or len(hand) > 10:
+            app.notify("A hand is 1 to 10 cards")
+            return
+        app.push(Counter(app, "Dish needs", NAMES, (0,) * 5, 9,
+                         lambda need: needs_done(hand, need)))
+
+    def needs_done(hand, need):
+        if not sum(need):
+            app.notify("A dish needs a flavour")
+            return
+        t = sum(need)
+        app.push(Number(app, "Gold points", t, 0, 99, lambda g: app.push(Number(
+            app, "Silver points", max(0, g - 2), 0, 99, lambda s: app.push(Number(
+                app, "Bronze points", max(0, s - 2), 0, 99,
+                lambda b: show(hand, need, (g, s, b))))))))
+
+    def show(hand, need, points):
+        best = best_for_dish(hand, need, points)
+        if best is None:
+            app.push(LinesScreen(app, "Best serve", ["Nothing serves", "this dish"]))
+            return
+        opt, cards = best
+        lines = ["{} {} points".format(opt.level, opt.points)]
+        lines += ["{} {}".format(NAMES[FLAVORS.index(f)], q) for f, q in cards]
+        lines.append("Judge reward" if opt.judges else "No judge reward")
+        app.push(LinesScreen(app, "Best serve", lines))
+
+    app.push(Counter(app, "My hand", CARD_LABELS, (0,) * 15, 9, hand_done))
+
+
+class RaceScreen(TallyScreen):
+    def view(self):
+        g = self.game
+        nm = self.names()
+        s = g.asking()
+        if s is not None:
+            rows = [("Flavours in hand", "", self._flavours), self._scores_row()]
+            return "{} tie".format(nm[s]), str(g.points[s]), rows, 0
+        s = g.turn
+        status = "{} pts".format(g.points[s])
+        if g.leader_reached():
+            status = "last " + status
+        rows = [("End turn" if g.mid else "No serve", "", 0),
+                ("Serve check", "", self._serve),
+                ("Points", "", self._points),
+                self._scores_row()]
+        return "{}'s turn".format(nm[s]), status, rows, 0
+
+    def _scores_row(self):
+        return ("Scores", "", self.scores)
+
+    def _flavours(self):
+        self.app.push(Number(self.app, "Flavours", 0, 0, 21,
+                             lambda v: self.act(FLAVOUR + v)))
+
+    def _serve(self):
+        serve_check(self.app, lambda p, more: self.act(MORE + p if more else p))
+
+    def _points(self):
+        self.app.push(Number(self.app, "Points", 0, 0, 99, lambda p: self.act(p)))
+
+    def scores(self):
+        g = self.game
+        nm = self.names()
+        lines = [nm[s] for s in range(g.n)]
+        marks = ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)]
+        self.app.push(LinesScreen(self.app, "Scores", lines, marks, "to {}".format(TARGET)))
+
+    def result_lines(self):
+        g = self.game
+        nm = self.names()
+        w = g.winners()
+        head = "{} wins".format(nm[w[0]]) if len(w) == 1 else "Shared: " + " ".join(
+            nm[s] for s in w)
+        order = sorted(range(g.n), key=lambda s: (-g.points[s], s))
+        out = [head]
+        for s in order:
+            extra = " ({} fl)".format(g.flavours[s]) if g.flavours[s] >= 0 else ""
+            out.append("{} {}{}".format(nm[s], g.points[s], extra))
+        return out
