@@ -19,6 +19,7 @@ COMMANDS = (
     ("doctor", "lunchbox.doctor", "show what is attached and how to fix each problem found"),
     ("profile", "lunchbox.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
+    ("pull", "lunchbox.pull", "copy finished games off the Lunchbox into your games database"),
 )
 
 

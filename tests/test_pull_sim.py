@@ -1,0 +1,146 @@
+"""End to end: the real firmware in the simulator, its data channel a pseudo-terminal, and the
+`lunchbox` commands talking to it through pyserial exactly as to a Pico.
+
+The finished games are written onto the simulator's nvm before it boots, the way
+App.finish_game writes them (an envelope with the seats' names); once the game screens are in
+the menu a key script can play them instead.
+"""
+
+import os
+import threading
+import time
+
+import pytest
+
+from lunchbox import cli
+from lunchbox import db as dbmod
+from lunchbox import link as hostlink
+from lunchbox import pull
+
+pytest.importorskip("pygame")
+
+
+def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
+    """Finish ``records`` the way the app does (envelope, seat names), on the nvm file."""
+    from lunchbox import sim_hw
+
+    from companion.core import records as envelopes
+    from companion.core.appsettings import AppSettings
+    from companion.core.store import Store
+
+    nvm = sim_hw.FileNvm(nvm_path)
+    store = Store(nvm)
+    s = AppSettings(names=list(names) + ["P4", "P5", "P6", "P7"])
+    store.save_settings(s.to_bytes())
+    for rec in records:
+        store.append_record(envelopes.KIND_GAME,
+                            envelopes.envelope(rec, 0, s.names[:envelopes.seats(rec)]))
+    return store
+
+
+class RunningSim:
+    """The simulator running headless in a thread, in real time, until ``stop()``."""
+
+    def __init__(self, nvm_path):
+        from lunchbox import sim_hw
+        from lunchbox.sim import Simulator
+
+        self.sim = Simulator("pico-display-pack", nvm_path=nvm_path, mode="headless",
+                             link=True)
+        self.sim.hw.uid = b"SIMTEST1"
+        self.stopping = threading.Event()
+        original = self.sim._idle
+
+        def idle():
+            time.sleep(0.001)
+            if self.stopping.is_set():
+                raise sim_hw.SimStop()
+            original()
+
+        self.sim._idle = idle
+        self.thread = threading.Thread(target=self.sim.run_script, args=("wait:600000 wait:600000 wait:500000",),
+                                       daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        self.thread.join(10)
+        self.sim.close()
+
+    @property
+    def port(self):
+        return self.sim.link.path
+
+
+@pytest.fixture
+def played(tmp_path):
+    import test_pull
+
+    nvm = str(tmp_path / "nvm.bin")
+    finished_games(nvm, test_pull.RECORDS)
+    return nvm, test_pull.RECORDS
+
+
+def test_pull_from_the_simulator_over_its_pty(played, tmp_path, capsys):
+    nvm, recs = played
+    db_path = str(tmp_path / "games.db")
+    with RunningSim(nvm) as rs:
+        assert cli.main(["pull", "--port", rs.port, "--db", db_path]) == 0
+        out = capsys.readouterr().out
+        assert "4 new records, 0 already stored, 0 left on the board" in out
+        assert "board 53494D5445535431" in out  # "SIMTEST1"
+        assert cli.main(["pull", "--port", rs.port, "--db", db_path]) == 0
+        assert "0 new records" in capsys.readouterr().out
+        # the figures for docs/records.md: bytes on the wire and time per record
+        link = hostlink.open_link(rs.port)
+        try:
+            h = link.hello()
+            assert h.waiting == 0 and h.clock_set  # the pull set the clock
+        finally:
+            link.close()
+    with dbmod.Database(db_path) as db:
+        rows = db.games()
+        assert sorted(r["record"] for r in rows) == sorted(recs)
+        assert {tuple(r["players"]) for r in rows} >= {("ANNA", "Automa"), ("ANNA", "BO", "CY")}
+
+
+def test_a_pull_cut_halfway_over_the_pty(played, tmp_path):
+    """An unplug (the port closed) at a few points of a pull, then a full pull: every record
+    once (the in-memory test covers 100+ cut points; this one is the real serial path)."""
+    nvm, recs = played
+    with RunningSim(nvm) as rs, dbmod.Database(tmp_path / "g.db") as db:
+        for cut_at in (0, 1, 1):  # before the first record, then after one, twice
+            link = hostlink.open_link(rs.port)
+            got = []
+            original = link.get
+
+            def get(seq, original=original, got=got, cut_at=cut_at):
+                if len(got) == cut_at:
+                    link.stream.close()  # the cable is pulled
+                got.append(seq)
+                return original(seq)
+
+            link.get = get
+            with pytest.raises(hostlink.LinkError):
+                pull.pull_board(link, db, batch=1)
+            link.close()
+        link = hostlink.open_link(rs.port)
+        try:
+            res = pull.pull_board(link, db)
+        finally:
+            link.close()
+        assert res.waiting == 0 and db.count() == 4 and res.already + res.new == 2
+        assert sorted(r["record"] for r in db.games()) == sorted(recs)
+
+
+def test_sim_link_file_for_dash_dash_sim(tmp_path, monkeypatch):
+    monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(tmp_path / "sim-link"))
+    nvm = str(tmp_path / "nvm.bin")
+    with RunningSim(nvm) as rs:
+        hostlink.announce_sim_link(rs.port)  # what `lunchbox sim` does when it starts
+        assert hostlink.data_ports(sim=True) == [rs.port]
+        assert cli.main(["pull", "--sim", "--db", str(tmp_path / "g.db")]) == 0
+    assert os.path.exists(tmp_path / "g.db")
