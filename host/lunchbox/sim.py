@@ -9,12 +9,14 @@ so "Resume game?" works; the USB data channel is a pseudo-terminal whose path is
 import contextlib
 import io
 import os
+import signal
+import stat
 import sys
 from pathlib import Path
 
 from .errors import LunchboxError
 from .sim_script import HINT as SCRIPT_HINT
-from .sim_script import compile_script
+from .sim_script import compile_script, shot_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -50,6 +52,101 @@ def register(parser):
                         help="write the README screenshots (menu, Aqua Brunch; both displays)")
 
 
+class SimInterrupted(BaseException):  # noqa: N818 - a signal, not an error
+    """SIGTERM or Ctrl-C asked the simulator to stop: raised at the next idle, between two
+    events, so never in the middle of an nvm write (a BaseException: the firmware's crash
+    handler, ``except Exception``, lets it through)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class SimAbort(BaseException):  # noqa: N818
+    """A LunchboxError raised inside the firmware's run (a shot: that cannot be written),
+    carried past its crash handler so it is not recorded as a firmware crash."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def check_output_path(path, what):
+    """LunchboxError unless ``path`` can be written as a new or replaced file: it is not a
+    folder (or a pipe), and its folder exists or can be made, and is writable."""
+    path = os.path.abspath(os.path.expanduser(path))
+    fix = "give a file path in a folder you can write, e.g. {} shot.png".format(what)
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as e:
+        raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise LunchboxError("{} {} is a folder, not a file name".format(what, path), fix)
+        if not stat.S_ISREG(st.st_mode):
+            raise LunchboxError("{} {} is not a regular file".format(what, path), fix)
+        if not os.access(path, os.W_OK):
+            raise LunchboxError("{} {} is not writable".format(what, path), fix)
+        return path
+    _check_folder(os.path.dirname(path), what, path, fix)
+    return path
+
+
+def _check_folder(folder, what, path, fix):
+    """The first existing folder up from ``folder`` must be a writable folder."""
+    here = folder
+    while True:
+        try:
+            st = os.stat(here)
+            break
+        except FileNotFoundError:
+            parent = os.path.dirname(here)
+            if parent == here:
+                raise LunchboxError("{} {}: no such folder".format(what, path), fix) from None
+            here = parent
+        except NotADirectoryError:
+            st = None
+            break
+        except OSError as e:
+            raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
+    if st is None or not stat.S_ISDIR(st.st_mode):
+        # walk up until something exists to name the file in the way
+        while not os.path.lexists(here) and os.path.dirname(here) != here:
+            here = os.path.dirname(here)
+        raise LunchboxError("{} {}: {} is a file, not a folder".format(what, path, here), fix)
+    if not os.access(here, os.W_OK | os.X_OK):
+        raise LunchboxError("{} {}: the folder {} is not writable".format(what, path, here),
+                            fix)
+
+
+def check_nvm_path(path, given):
+    """The nvm file must be a regular file (or absent, in a folder that can be made)."""
+    if given:
+        what, fix = "--nvm", "give --nvm a file path in a folder you can write"
+    else:
+        what, fix = "the simulator's save file", (
+            "your home folder (HOME={}) is not usable: pass --nvm PATH, a file in a folder "
+            "you can write".format(os.environ.get("HOME", "")))
+    path = os.path.abspath(os.path.expanduser(path))
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as e:
+        raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise LunchboxError("{} {} is {}, not a file".format(
+                what, path, "a folder" if stat.S_ISDIR(st.st_mode) else "a pipe or device"),
+                fix)
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise LunchboxError("{} {} is not readable and writable".format(what, path), fix)
+    _check_folder(os.path.dirname(path), what, path, fix)
+    return path
+
+
 def run(args):
     if args.readme_shots:
         for path in readme_shots(args.readme_shots):
@@ -59,12 +156,26 @@ def run(args):
     if mode != "headless" and (args.screenshot or args.print_screen):
         raise LunchboxError("--screenshot and --print-screen need --headless",
                             "add --headless --keys \"...\"")
-    nvm = args.nvm or default_nvm_path(args.profile)
+    # Everything the run will write is checked before it starts.
+    timeline = compile_script(args.keys)
+    if args.screenshot:
+        check_output_path(args.screenshot, "--screenshot")
+    for path in shot_paths(timeline):
+        check_output_path(path, "shot:")
+    try:
+        nvm = args.nvm or default_nvm_path(args.profile)
+    except RuntimeError as e:  # no home folder at all
+        raise LunchboxError("no home folder for the simulator's saves ({})".format(e),
+                            "pass --nvm PATH") from None
+    nvm = check_nvm_path(nvm, bool(args.nvm))
     if args.erase_nvm and os.path.exists(nvm):
         os.remove(nvm)
     try:
         sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale,
                         link=args.link or mode != "headless")
+    except OSError as e:  # the checks above passed, but the save file still cannot be made
+        raise LunchboxError("cannot keep the simulator's saves in {}: {}".format(
+            nvm, e.strerror or e), "pass --nvm PATH, a file in a folder you can write") from None
     except LunchboxError as e:
         if mode != "window" or args.window:
             raise
@@ -72,6 +183,9 @@ def run(args):
         print("lunchbox sim: {}; using the terminal".format(e), file=sys.stderr)
         mode = "terminal"
         sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale, link=True)
+    # SDL installs its own SIGINT/SIGTERM handlers (they only queue a quit event, which a
+    # headless run never reads): put Python's back, so both stop every mode.
+    previous = install_stop_handlers(sim)
     try:
         if sim.link is not None:
             print("data channel (like the Pico's CDC2 port): {}".format(sim.link.path),
@@ -87,9 +201,40 @@ def run(args):
             if args.keys:
                 sim.preload(args.keys)
             sim.run_interactive()
+    except SimInterrupted as e:
+        name = "Ctrl-C" if e.signum == signal.SIGINT else "SIGTERM"
+        print("lunchbox sim: stopped by {}; the save file {} is complete".format(name, nvm),
+              file=sys.stderr)
+        return 128 + e.signum
     finally:
+        restore_handlers(previous)
         sim.close()
     return 0
+
+
+def install_stop_handlers(sim):
+    """SIGINT and SIGTERM ask ``sim`` to stop at its next idle; a second one stops at once."""
+
+    def handler(signum, frame):
+        if sim.stop_signal is not None:
+            raise SimInterrupted(signum)
+        sim.stop_signal = signum
+
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, handler)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return previous
+
+
+def restore_handlers(previous):
+    for signum, old in previous.items():
+        try:
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)
+        except (ValueError, OSError, TypeError):
+            pass
 
 
 def pick_mode(args):
@@ -124,6 +269,7 @@ def setup_environment(mode):
     if mode != "window":
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")  # Python's handlers stop the run
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     # Blinka prints a warning about running on a PC to stdout; keep stdout for our output
     try:
@@ -208,6 +354,7 @@ class Simulator:
         self.starts = 0
         self.term = None
         self.releases = []  # (ms, button, pressed) for keys with no key-up (terminal)
+        self.stop_signal = None  # set by a SIGINT/SIGTERM handler: stop at the next idle
 
     # running
 
@@ -225,6 +372,8 @@ class Simulator:
                 continue
             except self.sim_hw.SimStop:
                 return
+            except SimAbort as e:
+                raise e.error from None
 
     def run_script(self, script):
         """Headless: run the key script on the virtual clock; returns when it is done."""
@@ -250,6 +399,8 @@ class Simulator:
             self._boot()
 
     def _idle(self):
+        if self.stop_signal is not None:
+            raise SimInterrupted(self.stop_signal)
         if self.mode == "headless":
             self.clock.advance(TICK_MS)
         else:
@@ -273,7 +424,10 @@ class Simulator:
             if action[0] == "key":
                 self.buttons.push(action[1], action[2])
             elif action[0] == "shot":
-                self.capture(action[1])
+                try:
+                    self.capture(action[1])
+                except LunchboxError as e:
+                    raise SimAbort(e) from None
             elif action[0] == "reset":
                 raise self.sim_hw.PowerCycle()
             elif action[0] == "end" and self.mode == "headless":
@@ -332,8 +486,13 @@ class Simulator:
             surface = pygame.transform.scale(
                 surface, (surface.get_width() * zoom, surface.get_height() * zoom))
         parent = os.path.dirname(os.path.abspath(path))
-        os.makedirs(parent, exist_ok=True)
-        pygame.image.save(surface, path)
+        try:
+            os.makedirs(parent, exist_ok=True)
+            pygame.image.save(surface, path)
+        except (OSError, pygame.error) as e:
+            raise LunchboxError("cannot save the screenshot {}: {}".format(
+                path, getattr(e, "strerror", None) or e),
+                "give a file path in a folder you can write") from None
         self.shots.append(path)
         return path
 

@@ -189,12 +189,16 @@ class FileNvm:
         self.writes = 0
         self.bytes_written = 0
         data = None
-        if path is not None and os.path.exists(path):
+        if path is not None and os.path.isfile(path):  # never open a FIFO: it would block
             with open(path, "rb") as f:
-                data = f.read()
-        if data is None or len(data) != size:
-            data = b"\xff" * size  # erased flash
-            self.data = bytearray(data)
+                data = f.read(size + 1)
+        if data is None:
+            self.data = bytearray(b"\xff" * size)  # erased flash
+            self._flush()
+        elif len(data) != size:
+            # Junk appended after a good save (or a short file) must not cost the save: keep
+            # the first 4 KB, pad with erased bytes; the store's own checks judge the content.
+            self.data = bytearray(data[:size] + b"\xff" * (size - min(size, len(data))))
             self._flush()
         else:
             self.data = bytearray(data)

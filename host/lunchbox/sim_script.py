@@ -29,6 +29,11 @@ PRESS_MS = 60
 GAP_MS = 100
 LONG_MS = 1000
 HINT = "words: prev next ok back undo long:NAME hold:NAME:MS wait:MS WORD*N shot:FILE reset"
+# A script runs on the virtual clock, about 80 s of it per second here: these keep any
+# script to well under a minute of real time and its timeline small.
+MAX_SCRIPT_CHARS = 64 * 1024
+MAX_SCRIPT_MS = 30 * 60 * 1000
+MAX_STEPS = 100000
 
 
 def _button(name, word):
@@ -54,6 +59,9 @@ def compile_script(script):
 
     Actions: ("key", button id, pressed), ("shot", path), ("reset",). The last entry is
     ("end",) a little after the last key, so the firmware has handled and drawn it."""
+    if len(script) > MAX_SCRIPT_CHARS:
+        raise LunchboxError("key script: {} characters, more than the {} KiB a script may "
+                            "have".format(len(script), MAX_SCRIPT_CHARS // 1024), HINT)
     words = script.replace(",", " ").split()
     t = GAP_MS
     out = []
@@ -67,8 +75,24 @@ def compile_script(script):
                 raise LunchboxError("key script: bad repeat count in {!r}".format(word), HINT)
         for _ in range(count):
             t = _step(body, word, t, out)
+            if t > MAX_SCRIPT_MS or len(out) > MAX_STEPS:
+                raise LunchboxError(
+                    "key script: at {!r} it already runs {} of simulated time; a script may "
+                    "run at most {} minutes and {} steps".format(
+                        word, _duration(t), MAX_SCRIPT_MS // 60000, MAX_STEPS),
+                    "split it into several runs (the nvm file carries the state over)")
     out.append((t + GAP_MS, ("end",)))
     return out
+
+
+def _duration(ms):
+    return "{} min {} s".format(ms // 60000, ms // 1000 % 60) if ms >= 60000 else (
+        "{} s".format(ms // 1000))
+
+
+def shot_paths(timeline):
+    """The files a compiled script's shot: words write."""
+    return [action[1] for _, action in timeline if action[0] == "shot"]
 
 
 def _step(body, word, t, out):
