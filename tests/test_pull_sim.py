@@ -12,21 +12,19 @@ import time
 
 import pytest
 
-from lunchbox import cli
+from lunchbox import cli, pull
 from lunchbox import db as dbmod
 from lunchbox import link as hostlink
-from lunchbox import pull
 
 pytest.importorskip("pygame")
 
 
 def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
     """Finish ``records`` the way the app does (envelope, seat names), on the nvm file."""
-    from lunchbox import sim_hw
-
     from companion.core import records as envelopes
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
+    from lunchbox import sim_hw
 
     nvm = sim_hw.FileNvm(nvm_path)
     store = Store(nvm)
@@ -117,7 +115,7 @@ def test_a_pull_cut_halfway_over_the_pty(played, tmp_path):
             got = []
             original = link.get
 
-            def get(seq, original=original, got=got, cut_at=cut_at):
+            def get(seq, original=original, got=got, cut_at=cut_at, link=link):
                 if len(got) == cut_at:
                     link.stream.close()  # the cable is pulled
                 got.append(seq)
