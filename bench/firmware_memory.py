@@ -1,29 +1,36 @@
-"""How much heap the firmware needs: figures to hold against a Pico's ~190 KB free.
+"""The heap budget: does every screen of every flow leave room on a Pico?
 
-Run from the repo root: .venv/bin/python bench/firmware_memory.py
+Run from the repo root: .venv/bin/python bench/firmware_memory.py   (tests/test_heap_budget.py
+runs the same measurement and fails below the budget.)
 
-1. Import footprint on MicroPython 1.27 (the WebAssembly port the test lane uses), module by
-   module in the order the app imports them: the portable core (companion/core), the
-   shared_rules modules the app uses (_compat, aqua_brunch), then the device modules (app,
-   screens, widgets, menu, calculator) against small stand-ins for displayio, terminalio and
-   adafruit_display_text (their own cost is taken out of the figures). For each module:
-   "kept" = heap still in use after gc.collect() (the module's bytecode, constants and
-   objects), "gross" = everything allocated while importing with the collector off (compiling
-   the .py source: an upper bound of the peak the import needs).
-2. The running app on MicroPython (same stand-ins, a 4 KB bytearray as nvm): heap kept with the
-   main menu, the calculator, and Settings > Brightness open. The stand-ins hold no pixels, so
-   this is the Python side only.
-3. What the stand-ins leave out, counted in the CPython simulator on the real
-   adafruit_display_text: label.Label makes one displayio.TileGrid per visible glyph, plus the
-   rectangles' bitmaps. Sizes of those C objects on CircuitPython are estimates (see
-   TILEGRID_BYTES), not measurements.
+For every flow in bench/heap_flows.py, on both displays, the firmware runs on MicroPython 1.27
+(the WebAssembly port the test lane uses, its heap bounded: tests/mp/runner.mjs --bounded),
+started the way code.py starts it: ``hwpico.build()`` (the real hwpico, display driver and
+neopixel libraries as .py, as `lunchbox sync` ships them) against stand-ins of CircuitPython's
+C modules (displayio, busio, keypad, ...), then Store and App, then the flow's buttons. At
+every screen:
 
-MicroPython's bytecode and objects are close to CircuitPython's (same VM, 32-bit words on both
-the RP2040 and WebAssembly), so the "kept" figures carry over; CircuitPython's own libraries
-(.mpy from the bundle) and displayio's C objects are not in them.
+- in use: heap in use after gc.collect(), since the stand-ins were loaded (their own cost is
+  not counted: on the device they are C in flash);
+- import peak: the free heap needed to import the largest module the flow has still to import
+  at that moment (a module's "peak" below);
+- C objects: what the stand-ins leave out, estimated from CircuitPython's structs (see
+  C_SIZES): each displayio TileGrid, Bitmap, Palette and Group the app holds, counted at that
+  screen, at its real size less the stand-in's measured size; keypad.Keys and the NeoPixel
+  buffers; the display, its bus and usb_cdc live in static memory (CircuitPython allocates
+  displays and buses in a fixed table), so they cost no heap;
+- need = in use + import peak + C objects; headroom = 190 KB - need.
+
+A module's peak is measured, not estimated: in a bounded heap, with its dependencies already
+imported, the bench fills the heap with ballast so that only F bytes stay free and tries the
+import, searching for the smallest F that works (512 B steps), plus the interned names the
+first import added (MicroPython never frees those, so later tries need less). This is the
+compile peak plus what the module keeps. CircuitPython frees parse nodes as it compiles and
+needs a bit more (see docs/firmware.md for the comparison with figures measured on a real
+CircuitPython interpreter).
 """
 
-import os
+import json
 import shutil
 import sys
 import tempfile
@@ -31,43 +38,46 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "host"))
 
-PICO_FREE = 190 * 1024  # CircuitPython 9 on an RP2040 after boot, roughly
-TILEGRID_BYTES = 96  # displayio_tilegrid_t is 88 bytes on a 32-bit port; the GC allocates 16s
+PICO_FREE = 190 * 1024  # CircuitPython 9/10 on an RP2040 after boot, roughly
+BUDGET = 24 * 1024  # every screen must leave at least this much free
+SPLIT = 1 << 27  # the port's gc.mem_free() adds the largest new heap area it could add
+FLOW_HEAP = 640 * 1024  # the bounded heap a flow runs in (its figures are what it uses)
+PEAK_HEAP = 384 * 1024  # the bounded heap the module peaks are searched in
+STEP = 512  # peak search resolution, bytes
+DISPLAYS = {"st7789": "pico-display-pack", "ssd1306": "pico-ssd1306-5btn"}
 
-# In the order the app imports them (dependencies first, so each figure is that module alone).
-PORTABLE = (
-    "shared_rules._compat",
-    "companion",
-    "companion.core.buttons",
-    "companion.core.text",
-    "companion.core.appsettings",
-    "companion.core.crc32",
-    "companion.core.nvmlog",
-    "companion.core.store",
-    "companion.core.link",
-    "companion.core.settings",
-    "companion.core.aqua_calc",
-    "shared_rules.aqua_brunch",
+# CircuitPython's heap objects (32-bit; the collector allocates 16-byte blocks), from
+# shared-module/displayio/*.h (CircuitPython 10): (bytes per object, bytes per element).
+C_SIZES = {
+    # displayio_tilegrid_t: 84 B -> 96; a 1x1 grid keeps its tile index inline
+    "TileGrid": (96, 0),
+    # displayio_bitmap_t: 36 B -> 48, plus its pixel rows (the stand-in holds those too)
+    "Bitmap": (48, 0),
+    # displayio_palette_t: 16 B, plus an array of _displayio_color_t (16 B each)
+    "Palette": (16, 16),
+    # displayio_group_t: 44 B -> 48, plus its mp_obj_list_t (16 B) and the item array
+    "Group": (64, 4),
+}
+# Fixed C allocations on the heap, estimated from the same sources:
+FIXED = (
+    # keypad.Keys: object, a DigitalInOut per key, two bool arrays, the EventQueue and its
+    # ring buffer of 64 two-byte events
+    ("keypad.Keys (5 keys)", 96 + 5 * 32 + 32 + 48 + 144),
+    # busio.SPI / busio.I2C object
+    ("busio bus object", 64),
+    # adafruit_pixelbuf: object + two 8x3-byte buffers (pre- and post-brightness)
+    ("NeoPixel buffers (8 pixels)", 64 + 2 * 32),
 )
-DEVICE = (
-    "companion.hwbase",
-    "companion.display",
-    "companion.leds",
-    "companion.ui",
-    "companion.screens",
-    "companion.app",
-    "companion.menu",
-    "companion.aqua",
-    "companion.main",
-)
 
-# Stand-ins for CircuitPython's C modules: just enough of displayio and terminalio for the
-# app and the real adafruit_display_text (copied from the simulator's install) to run. A Bitmap
-# holds its pixels as CircuitPython does (rows of 32-bit words, 1/2/4/8... bits per value), and
-# a TileGrid is a small object, about the size of CircuitPython's displayio_tilegrid_t (88
-# bytes in 16-byte GC blocks).
-STUB_DISPLAYIO = '''
+# Stand-ins for CircuitPython's C modules: enough for hwpico, the drivers, neopixel and the
+# real adafruit_display_text to run. A Bitmap holds its pixels as CircuitPython does (rows of
+# 32-bit words); the other objects are small Python objects, measured and corrected by
+# C_SIZES.
+STANDINS = {
+    "displayio": '''
 class Group:
     def __init__(self, x=0, y=0, scale=1):
         self._c = []
@@ -114,7 +124,7 @@ class Bitmap:
     def fill(self, v):
         pass
 class Palette:
-    def __init__(self, n):
+    def __init__(self, n, dither=False):
         self._c = [0] * n
     def __setitem__(self, i, v):
         self._c[i] = v
@@ -134,8 +144,12 @@ class TileGrid:
         self.x = x
         self.y = y
         self.hidden = False
-'''
-STUB_TERMINALIO = '''
+    def __setitem__(self, i, v):
+        pass
+def release_displays():
+    pass
+''',
+    "terminalio": '''
 from displayio import Bitmap
 class _Glyph:
     def __init__(self, bitmap, i):
@@ -153,289 +167,606 @@ class _Font:
     def get_bounding_box(self):
         return (6, 12, 0, 0)
     def get_glyph(self, code):
-        return _Glyph(self.bitmap, code)  # the real font keeps one glyph object per code
+        return _Glyph(self.bitmap, code)
 FONT = _Font()
-'''
-# The run: a display, buttons fed from a list, a clock advanced by hand, no LEDs, no link.
-STUB_HW = '''
-class Driver:
-    auto_refresh = True
-    root_group = None
-    def refresh(self):
+''',
+    "board": "\n".join("GP{0} = 'GP{0}'".format(i) for i in range(29)) + "\n",
+    "busio": '''
+class SPI:
+    def __init__(self, clock, MOSI=None, MISO=None):
         pass
+class I2C:
+    def __init__(self, scl, sda, frequency=100000):
+        pass
+''',
+    "fourwire": '''
+class FourWire:
+    def __init__(self, spi_bus, command=None, chip_select=None, reset=None, baudrate=24000000,
+                 polarity=0, phase=0):
+        pass
+''',
+    "i2cdisplaybus": '''
+class I2CDisplayBus:
+    def __init__(self, i2c_bus, device_address, reset=None):
+        pass
+''',
+    "busdisplay": '''
+class BusDisplay:
+    def __init__(self, bus, init_sequence, **kwargs):
+        self.auto_refresh = kwargs.get("auto_refresh", True)
+        self.root_group = None
+        self.brightness = 1.0
+    def refresh(self, target_frames_per_second=None, minimum_frames_per_second=0):
+        return True
+''',
+    "keypad": '''
+PENDING = []
+class Event:
+    def __init__(self, key_number=0, pressed=True):
+        self.key_number = key_number
+        self.pressed = pressed
+class _Events:
+    def get_into(self, event):
+        if not PENDING:
+            return False
+        event.key_number, event.pressed = PENDING.pop(0)
+        return True
+class Keys:
+    def __init__(self, pins, value_when_pressed, pull=True):
+        self.events = _Events()
+''',
+    "microcontroller": '''
+class _Watchdog:
+    timeout = 0
+    mode = None
+    def feed(self):
+        pass
+watchdog = _Watchdog()
+nvm = None  # the bench sets a bytearray before the heap is measured (nvm is not heap)
+''',
+    "watchdog": "class WatchDogMode:\n    RAW = 0\n    RESET = 1\n",
+    "supervisor": '''
+NOW = [0]
+def ticks_ms():
+    return NOW[0] & ((1 << 29) - 1)
+''',
+    "digitalio": '''
+class Direction:
+    INPUT = 0
+    OUTPUT = 1
+class DigitalInOut:
+    def __init__(self, pin):
+        self.value = False
+    def switch_to_output(self, value=False, drive_mode=None):
+        self.value = value
+''',
+    "usb_cdc": '''
+class _Serial:
+    in_waiting = 0
+    def read(self, n=1):
+        return b""
+    def write(self, data):
+        return len(data)
+data = _Serial()
+''',
+    "neopixel_write": "def neopixel_write(pin, buf):\n    pass\n",
+    "adafruit_pixelbuf": '''
+class PixelBuf:
+    def __init__(self, n, *, byteorder="BGR", brightness=1.0, auto_write=False,
+                 header=None, trailer=None):
+        self._n = n
+        self.brightness = brightness
+        self.auto_write = auto_write
+    def __len__(self):
+        return self._n
+    def __setitem__(self, i, v):
+        pass
+    def __getitem__(self, i):
+        return (0, 0, 0)
+    def fill(self, color):
+        pass
+    def show(self):
+        self._transmit(b"")
+''',
+}
+# The Adafruit libraries the firmware imports, copied as .py (what `lunchbox sync` ships).
+LIBRARIES = ("adafruit_display_text", "adafruit_st7789", "adafruit_displayio_ssd1306",
+             "neopixel", "adafruit_ticks")
 
-class Buttons:
-    def __init__(self):
-        self.pending = []
-    def poll(self):
-        out = self.pending
-        self.pending = []
-        return out
+# Runs in the interpreter: the flow driver.
+DRIVE = '''
+import gc
+import sys
 
-class Clock:
-    now = 0
-    def __call__(self):
-        return self.now
+import keypad
+import microcontroller
+import supervisor
 
-def make(kind, w, h):
-    from companion import display as displays
-    from companion.hwbase import Hardware
+from fwbench import data
 
-    return Hardware(displays.make(kind, Driver(), w, h), Buttons(), Clock(), bytearray(b"\\xff" * 4096),
-                    {"profile": "bench"})
+microcontroller.nvm = bytearray(b"\\xff" * 4096)
+S = {"hw": None, "app": None, "marks": 0}
+NAMES = {"prev": 0, "next": 1, "ok": 2, "back": 3, "undo": 4}
+FREE_SPLIT = 1 << 27
 
-def start(kind, w, h):
+
+def free():
+    f = gc.mem_free()
+    return f - FREE_SPLIT if f > FREE_SPLIT else f
+
+
+def count(node, out):
+    name = type(node).__name__
+    for base in ("TileGrid", "Bitmap", "Palette"):
+        if name == base:
+            out[base] += 1
+            if base == "TileGrid":
+                bm = node.bitmap
+                if id(bm) not in out["seen"]:
+                    out["seen"][id(bm)] = 1
+                    count(bm, out)
+                if node.pixel_shader is not None and id(node.pixel_shader) not in out["seen"]:
+                    out["seen"][id(node.pixel_shader)] = 1
+                    out["Palette"] += 1
+                    out["colors"] += len(node.pixel_shader)
+            return
+    if hasattr(node, "_c"):
+        out["Group"] += 1
+        out["items"] += len(node._c)
+        for child in node._c:
+            count(child, out)
+
+
+def mark(label):
+    """Print the heap in use now (after the step before it) with what the screen holds."""
+    gc.collect()
+    used = gc.mem_alloc()
+    app = S["app"]
+    top = type(app.top).__name__ if app is not None and app.top is not None else "-"
+    objs = {"TileGrid": 0, "Bitmap": 0, "Palette": 0, "Group": 0, "colors": 0, "items": 0,
+            "seen": {}}
+    if app is not None:  # every screen on the stack holds its widgets, shown or not
+        for group in [s.group for s in app.stack] + [app.toast.group]:
+            count(group, objs)
+    elif S["hw"] is not None:
+        count(S["hw"].display.root, objs)
+    del objs["seen"]
+    print("@@MARK", label, "|", used, "|", top, "|",
+          ",".join("{}={}".format(k, objs[k]) for k in sorted(objs)), "|",
+          ",".join(sorted(sys.modules.keys())))
+
+
+def boot(kind):
+    from companion import hwpico
+
+    S["hw"] = hwpico.build(data.ENV[kind].get)
+    S["hw"].watchdog.start(8)
+
+
+def start():
     from companion.app import App
     from companion.core.store import Store
 
-    hw = make(kind, w, h)
-    return App(hw, Store(hw.nvm))
+    import companion.main  # noqa: F401 - code.py imports it: its code is on the heap
 
-def press(app, button, ms=60):
-    hw = app.hw
-    hw.buttons.pending.append((button, True))
-    app.step()
-    hw.clock.now += ms
-    hw.buttons.pending.append((button, False))
-    app.step()
-    hw.clock.now += 100
+    S["app"] = None
+    gc.collect()
+    store = Store(S["hw"].nvm)
+    S["app"] = App(S["hw"], store, notice=store.status)
+
+
+def step(ms):
+    supervisor.NOW[0] += ms
+    S["app"].step()
+
+
+def press(name, hold=60):
+    ids = S["hw"].buttons.ids
+    b = NAMES[name]
+    if b not in ids:
+        raise ValueError("this build has no {} button".format(name))
+    k = ids.index(b)
+    keypad.PENDING.append((k, True))
+    step(0)
+    if hold > 60:
+        step(hold)  # a tick while held: the long press fires
+        hold = 0
+    supervisor.NOW[0] += hold
+    keypad.PENDING.append((k, False))
+    step(0)
+    step(100)
+
+
+def keys(words):
+    for word in words.replace(",", " ").split():
+        n = 1
+        if "*" in word:
+            word, times = word.split("*")
+            n = int(times)
+        for _ in range(n):
+            if word == "reset":
+                start()
+            elif word.startswith("wait:"):
+                step(int(word[5:]))
+            elif word.startswith("long:"):
+                press(word[5:], 1000)
+            else:
+                press(word)
+
+
+def run(i):
+    label, words, top = data.STEPS[i]
+    keys(words)
+    got = type(S["app"].top).__name__
+    if top and got != top:
+        raise AssertionError("{}: the top screen is {}, not {}".format(label, got, top))
+'''
+
+# The module-peak search, one action per interpreter call (the port's collector cannot free
+# what the call it runs in allocated, so each try is cleaned up by the next call).
+PEAK = '''
+import gc
+import sys
+
+import micropython
+
+from fwbench import data
+
+FREE_SPLIT = 1 << 27
+S = {"i": 0, "phase": "warm", "lo": 0, "hi": 0, "before": 0}
+
+
+def free():
+    f = gc.mem_free()
+    return f - FREE_SPLIT if f > FREE_SPLIT else f
+
+
+def _unload(name):
+    if name in sys.modules:
+        del sys.modules[name]
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot]) if dot > 0 else None
+    if parent is not None and hasattr(parent, name[dot + 1:]):
+        delattr(parent, name[dot + 1:])
+
+
+def _fill(target):
+    """Ballast so that about ``target`` bytes stay free (small pieces fill the holes too)."""
+    # small pieces: a stale pointer on the C stack then keeps at most 1 KB alive
+    out = [None] * 1024  # the list must not grow while the heap fills
+    n = 0
+    for size in (1024, 256, 64):
+        while free() - target > size + 64 and n < len(out):
+            try:
+                out[n] = bytearray(size - 16)
+            except MemoryError:  # no hole that big left: go on with smaller pieces
+                break
+            n += 1
+    return out
+
+
+def step():
+    """One action. Whatever an action loads it unloads before returning, so that the next
+    call's collection (which can free it) starts from a clean heap."""
+    if S["i"] >= len(data.MODULES):
+        return
+    name = data.MODULES[S["i"]]
+    gc.collect()
+    phase = S["phase"]
+    if phase == "warm":  # the first import: its dependencies stay, and its interned names
+        print("@@QSTR", name)
+        micropython.qstr_info()
+        try:
+            __import__(name)
+        except ImportError as e:
+            print("@@PEAKSKIP", name, repr(e))
+            S["i"] += 1
+            return
+        micropython.qstr_info()
+        _unload(name)
+        S["phase"] = "own"
+        return
+    if phase == "own":  # again, its dependencies loaded: what the module alone keeps
+        S["before"] = gc.mem_alloc()
+        __import__(name)
+        S["phase"] = "kept"
+        return
+    if phase == "kept":
+        print("@@KEPT", name, gc.mem_alloc() - S["before"])
+        _unload(name)
+        S["phase"] = "search"
+        # below ~4 KB free the runner's own next import can fail (stale pointers on the C
+        # stack keep a few ballast pieces alive for a call or two): tiny modules read 4 KB
+        S["lo"] = data.FLOOR
+        S["hi"] = min(free() - 4096, data.HI.get(name, 200 * 1024))
+        return
+    lo, hi = S["lo"], S["hi"]
+    if hi - lo <= data.STEP:
+        print("@@PEAK", name, hi)
+        S["i"] += 1
+        S["phase"] = "warm"
+        return
+    mid = (lo + hi) // 2
+    ballast = _fill(mid)
+    try:
+        __import__(name)
+        S["hi"] = mid
+    except MemoryError:
+        S["lo"] = mid
+    _unload(name)
+    # Empty the list first: the collector scans the C stack conservatively, and a stale
+    # pointer to the list would keep every piece alive.
+    for i in range(len(ballast)):
+        ballast[i] = None
+    ballast = None  # noqa: F841
 '''
 
 
-# Each step runs in its own mp.runPython call: the WebAssembly port's collector frees nothing
-# allocated by the call it runs in (its roots are scanned conservatively), so a step's heap is
-# measured by the next step, after a gc.collect() that can free the step's garbage.
-STEP = """import gc
-gc.collect()
-import fwbench as R
-R.OUT.append(({label!r}, gc.mem_alloc()))
-print("@@MARK", {label!r}, gc.mem_alloc())
-{body}
-"""
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
 
 
-def probe_files(tmp):
-    """Write the probe package and the stand-ins; returns (lib dirs, --import names)."""
+def lane_files(tmp):
+    """The stand-ins and libraries as the runner's --lib items."""
+    import importlib.util
+
     libs = []
-    for name, text in (("displayio", STUB_DISPLAYIO), ("terminalio", STUB_TERMINALIO)):
-        d = tmp / name
-        d.mkdir()
-        (d / "__init__.py").write_text(text)
-        libs.append(d)
-    import adafruit_display_text
-
-    d = tmp / "adafruit_display_text"
-    d.mkdir()
-    src = Path(adafruit_display_text.__file__).parent
-    for name in ("__init__.py", "label.py"):
-        shutil.copy(src / name, d / name)
-    libs.append(d)
-    pkg = tmp / "fwbench"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("OUT = []\n")
-    (pkg / "simhw.py").write_text(STUB_HW)
-    libs.append(pkg)
-    names = []
-
-    def step(label, body=""):
-        n = "s{:02d}".format(len(names))
-        (pkg / (n + ".py")).write_text(STEP.format(label=label, body=body))
-        names.append("fwbench." + n)
-
-    # the stand-ins and the bench's own helpers first, so their cost is not counted
-    step("stand-ins", "import displayio, terminalio\nimport fwbench.simhw")
-    step("import adafruit_display_text.label", "from adafruit_display_text import label")
-    step("empty")  # what a step itself costs (its module object): taken off every figure
-    for mod in PORTABLE + DEVICE:
-        step("import " + mod, "import " + mod)
-    for kind, w, h in (("st7789", 240, 135), ("ssd1306", 128, 64)):
-        step("run {} menu".format(kind),
-             "from fwbench import simhw\n"
-             "R.app = simhw.start({k!r}, {w}, {h})".format(k=kind, w=w, h=h))
-        # into Aqua Brunch, pick three predators (walrus x3), as a player would
-        keys = [1, 1, 2, 2] + ([1] * 5 + [2]) * 3
-        step("run {} calculator".format(kind),
-             "from fwbench import simhw\n"
-             "for b in {keys!r}:\n    simhw.press(R.app, b)\n"
-             "assert R.app.top.__class__.__name__ == 'AquaScreen', R.app.top\n"
-             "assert R.app.top.calc.strength() == 18".format(keys=keys))
-        # back to the menu, Settings > Brightness: three screens stacked
-        step("run {} settings>brightness".format(kind),
-             "from fwbench import simhw\n"
-             "for b in (3, 1, 1, 1, 2, 2):\n    simhw.press(R.app, b)\n"
-             "assert R.app.top.__class__.__name__ == 'NumberPicker', R.app.top")
-        step("drop {} app".format(kind), "R.app = None")
-    # the game engines the screens to come will import, one game at a time (informational)
-    for game, mods in later_games():
-        body = "try:\n" + "".join("    import {}\n".format(m) for m in mods)
-        body += "except Exception as e:\n    print('@@SKIP', {!r}, repr(e))\n".format(game)
-        step("game " + game, body)
-    # what menu.open_game does when a game is opened: the other games' modules go
-    step("unload", "import companion.menu as m\nprint('@@DROPPED', len(m.forget_other_games("
-         "'aqua_brunch')))")
-    step("end")
-    return libs, names
+    for name, text in STANDINS.items():
+        _write(tmp / "standins" / (name + ".py"), text)
+        libs.append(tmp / "standins" / (name + ".py"))
+    for name in LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec.submodule_search_locations:
+            src = Path(list(spec.submodule_search_locations)[0])
+            dst = tmp / "libs" / name
+            dst.mkdir(parents=True)
+            for f in src.glob("*.py"):
+                shutil.copy(f, dst / f.name)
+        else:
+            dst = tmp / "libs" / (name + ".py")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(spec.origin, dst)
+        libs.append(dst)
+    return libs
 
 
-def later_games():
-    """[(game, [shared_rules modules])] for the games whose screens are still to come."""
-    names = sorted(p.stem for p in (ROOT / "shared_rules").glob("*.py"))
-    out = []
-    for game in ("lets_do_lunch", "space_lunch", "space_battle", "space_days", "aqua_brunch"):
-        mods = ["shared_rules." + n for n in names if n.startswith(game)
-                and "shared_rules." + n not in PORTABLE]
-        if mods:
-            out.append((game, mods))
+def _env():
+    """The LUNCHBOX_* values of each display's profile, as settings.toml would hold them."""
+    from lunchbox import profiles
+
+    sys.path.insert(0, str(ROOT / "firmware"))
+    from companion.core.settings import parse_toml
+
+    out = {}
+    for kind, profile in DISPLAYS.items():
+        text = profiles.render_settings(profiles.load_profile(profile))
+        out[kind] = parse_toml(text)
     return out
 
 
-def micropython_figures():
-    """[(label, bytes the step left in use)] and the 4 KB nvm stand-in's own size."""
+def _run(tmp, libs, names, heap, timeout=300, retry_ok=False):
+    """Import ``names`` one by one (one interpreter call each) in a bounded heap.
+    ``retry_ok``: a step whose own file could not be compiled for want of memory (the search
+    left the heap nearly full and the collector had not freed it yet) is not a failure: it
+    ran nothing, and the next step does the same action."""
     import mplane
 
-    tmp = Path(tempfile.mkdtemp(prefix="fwmem-"))
-    try:
-        libs, names = probe_files(tmp)
-        res = mplane.run(libs=mplane.PORTABLE_LIBS + tuple(libs), imports=names, timeout=120)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if res.failed:
-        print(res.report())
-        sys.exit(1)
+    res = mplane.run(libs=mplane.PORTABLE_LIBS + tuple(libs) + (tmp / "fwbench",),
+                     imports=names, heap=heap, timeout=timeout, bounded=True)
+    failed = dict(res.failed)
+    if retry_ok:
+        for name, tb in list(failed.items()):
+            lines = [line for line in tb.strip().splitlines() if line.strip()]
+            if lines[-1].startswith("MemoryError") and "/lib/fwbench/" not in tb:
+                del failed[name]
+    if failed:
+        res.failed = failed
+        raise RuntimeError(res.report())
+    return res.output
+
+
+def run_flow(flow, kind, tmp, libs):
+    """[(screen, in use, top, {object counts}, [modules])] for one flow on one display."""
+    pkg = tmp / "fwbench"
+    if pkg.exists():
+        shutil.rmtree(pkg)
+    steps = [tuple(s) for s in flow["steps"]]
+    _write(pkg / "__init__.py", "")
+    _write(pkg / "data.py", "ENV = {!r}\nSTEPS = {!r}\n".format(_ENV, steps))
+    _write(pkg / "drive.py", DRIVE)
+    names = []
+
+    def step(body):
+        n = "s{:02d}".format(len(names))
+        _write(pkg / (n + ".py"), "import gc\ngc.collect()\nfrom fwbench import drive as D\n"
+               + body + "\n")
+        names.append("fwbench." + n)
+
+    # the stand-ins (C modules on the device) and the driver: the base line
+    step("import " + ", ".join(sorted(STANDINS)))
+    step("D.mark('base')\nD.boot({!r})".format(kind))
+    step("D.mark('hardware built')\nD.start()")
+    prev = "app started"
+    for i, (label, _keys, _top) in enumerate(steps):
+        step("D.mark({!r})\nD.run({})".format(prev, i))
+        prev = label
+    step("D.mark({!r})".format(prev))
     marks = []
-    for line in res.output.splitlines():
+    for line in _run(tmp, libs, names, FLOW_HEAP).splitlines():
         if line.startswith("@@MARK "):
-            label, alloc = line[7:].rsplit(" ", 1)
-            marks.append((label, int(alloc)))
-    kept = [(marks[i][0], marks[i + 1][1] - marks[i][1]) for i in range(len(marks) - 1)]
-    overhead = dict(kept)["empty"]
-    return [(label, n - overhead) for label, n in kept if label not in ("stand-ins", "empty")]
+            label, used, top, objs, mods = [p.strip() for p in line[7:].split("|")]
+            counts = dict((k, int(v)) for k, v in (kv.split("=") for kv in objs.split(",")))
+            marks.append((label, int(used), top, counts, mods.split(",")))
+    base = marks[0][1]
+    return [(label, used - base, top, counts, mods) for label, used, top, counts, mods in
+            marks[1:]]
 
 
-def glyph_figures():
-    """Count the displayio objects the real adafruit_display_text makes, in the simulator."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    sys.path.insert(0, str(ROOT / "host"))
-    from lunchbox.sim import Simulator
-
-    out = []
-    for profile in ("pico-display-pack", "pico-ssd1306-5btn"):
-        for what, keys in (("menu", "wait:3000"),
-                           ("calculator", "next next ok " + "ok " + "next*5 ok " * 3),
-                           ("settings>brightness", "wait:3000 prev ok ok")):
-            sim = Simulator(profile, mode="headless")
-            sim.run_script(keys)
-            tiles, bitmap_bytes = _count(sim)
-            out.append((profile, what, tiles, bitmap_bytes))
-            sim.close()
+def standin_sizes(tmp, libs):
+    """Bytes one stand-in object of each kind takes on MicroPython, measured."""
+    pkg = tmp / "fwbench"
+    if pkg.exists():
+        shutil.rmtree(pkg)
+    _write(pkg / "__init__.py", "")
+    body = ("import gc\nimport displayio\ngc.collect()\nb = displayio.Bitmap(1, 1, 1)\n"
+            "p = displayio.Palette(1)\ngc.collect()\nfor name, make in ("
+            "('TileGrid', lambda: displayio.TileGrid(b, pixel_shader=p)),"
+            "('Bitmap', lambda: displayio.Bitmap(1, 1, 1)),"
+            "('Palette', lambda: displayio.Palette(1)),"
+            "('Group', lambda: displayio.Group())):\n"
+            "    gc.collect()\n    a = gc.mem_alloc()\n    keep = [make() for i in range(64)]\n"
+            "    gc.collect()\n    print('@@SIZE', name, (gc.mem_alloc() - a) // 64)\n"
+            "    keep = None\n")
+    _write(pkg / "sizes.py", body)
+    out = {}
+    for line in _run(tmp, libs, ["fwbench.sizes"], FLOW_HEAP).splitlines():
+        if line.startswith("@@SIZE "):
+            _tag, name, n = line.split()
+            out[name] = int(n)
     return out
 
 
-def _count(sim):
-    """TileGrids, and bytes of the app's own bitmaps (the font's is built in, in flash), in
-    everything the app holds: every screen on the stack and the toast."""
-    import displayio
-    import terminalio
+def module_peaks(modules, tmp, libs):
+    """{module: (kept bytes, peak bytes)} measured in a bounded heap, in the given order."""
+    pkg = tmp / "fwbench"
+    if pkg.exists():
+        shutil.rmtree(pkg)
+    # search up to 4x the source (every module measured so far needs less than 3.5x)
+    hi = dict((m, 4 * source_size(m) + 16384) for m in modules)
+    _write(pkg / "__init__.py", "")
+    _write(pkg / "data.py", "MODULES = {!r}\nHI = {!r}\nSTEP = {}\nFLOOR = 4096\n".format(
+        list(modules), hi, STEP))
+    _write(pkg / "peak.py", PEAK)
+    _write(pkg / "go.py", "from fwbench import peak\npeak.step()\n")
+    # one call per action: about 12 per module; the same file name cannot be imported twice
+    names = []
+    for i in range(len(modules) * 16 + 40):
+        n = "t{:03d}".format(i)
+        _write(pkg / (n + ".py"), "from fwbench import peak\npeak.step()\n")
+        names.append("fwbench." + n)
+    out = _run(tmp, libs, names, PEAK_HEAP, timeout=600, retry_ok=True)
+    kept, peak, qstr = {}, {}, {}
+    current, qlines = None, []
+    for line in out.splitlines():
+        if line.startswith("@@QSTR "):
+            current, qlines = line.split()[1], []
+        elif line.startswith("qstr pool:") and current is not None:
+            # the names' text plus a pool entry each (hash, length, pointer); the pools'
+            # own growth comes in lumps and is left out
+            f = dict(kv.split("=") for kv in line[len("qstr pool:"):].replace(" ", "").split(","))
+            qlines.append(int(f["n_str_data_bytes"]) + 8 * int(f["n_qstr"]))
+            if len(qlines) == 2:
+                qstr[current] = qlines[1] - qlines[0]
+        elif line.startswith("@@KEPT "):
+            _t, name, n = line.split()
+            kept[name] = int(n)
+        elif line.startswith("@@PEAK "):
+            _t, name, n = line.split()
+            peak[name] = int(n) + qstr.get(name, 0)
+    missing = [m for m in modules if m not in peak]
+    if missing:
+        raise RuntimeError("no peak measured for {}".format(", ".join(missing)))
+    return dict((m, (kept[m], peak[m])) for m in modules)
 
-    app = _find_app(sim)
-    todo = [s.group for s in app.stack] + [app.toast.group]
-    font = terminalio.FONT.bitmap
-    seen = set()
-    tiles = 0
-    nbytes = 0
-    while todo:
-        node = todo.pop()
-        if isinstance(node, displayio.TileGrid):
-            tiles += 1
-            bm = node.bitmap
-            if bm is not font and id(bm) not in seen:
-                seen.add(id(bm))
-                # rows are padded to 32-bit words, as in CircuitPython's displayio
-                stride = (bm.width * bm._bits_per_value + 31) // 32 * 4
-                nbytes += stride * bm.height
-            continue
-        try:
-            todo.extend(list(node))
-        except TypeError:
-            pass
-    return tiles, nbytes
+
+_ENV = None
 
 
-def _find_app(sim):
-    import gc
+def c_objects(counts, sizes):
+    """Bytes of C objects the stand-ins leave out at one screen (see C_SIZES, FIXED)."""
+    n = 0
+    for kind, (each, _per) in C_SIZES.items():
+        n += counts[kind] * (each - sizes[kind])
+    n += counts["colors"] * C_SIZES["Palette"][1] + counts["items"] * C_SIZES["Group"][1]
+    return n + sum(b for _what, b in FIXED)
 
-    from companion.app import App
 
-    apps = [o for o in gc.get_objects() if isinstance(o, App) and o.hw is sim.hw]
-    return apps[-1]
+def source_size(module):
+    rel = module.replace(".", "/")
+    for base in (ROOT / "firmware", ROOT):
+        for p in (base / (rel + ".py"), base / rel / "__init__.py"):
+            if p.exists():
+                return p.stat().st_size
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    return Path(spec.origin).stat().st_size if spec and spec.origin else 0
+
+
+def measure(flows=None):
+    """The whole budget: {"rows": [...], "modules": {...}, "sizes": {...}}. A row:
+    (flow, display, screen, in use, import peak, peak module, C objects, need, headroom)."""
+    global _ENV
+    if flows is None:
+        from heap_flows import FLOWS as flows
+    _ENV = _env()
+    tmp = Path(tempfile.mkdtemp(prefix="fwheap-"))
+    try:
+        libs = lane_files(tmp)
+        sizes = standin_sizes(tmp, libs)
+        runs = []
+        order = []
+        for flow in flows:
+            for kind in flow.get("displays", DISPLAYS):
+                marks = run_flow(flow, kind, tmp, libs)
+                runs.append((flow["flow"], kind, marks))
+                for m in marks[-1][4]:
+                    if m not in order:
+                        order.append(m)
+        # the modules with a source file: the app's, the rules' and the libraries'
+        ours = {"companion", "shared_rules"} | set(LIBRARIES)
+        modules = [m for m in order if m.split(".")[0] in ours]
+        peaks = module_peaks(modules, tmp, libs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    rows = []
+    for flow, kind, marks in runs:
+        final = set(marks[-1][4])
+        for label, used, _top, counts, mods in marks:
+            later = [m for m in final - set(mods) if m in peaks]
+            big = max(later, key=lambda m: peaks[m][1]) if later else None
+            peak = peaks[big][1] if big else 0
+            extra = c_objects(counts, sizes)
+            need = used + peak + extra
+            rows.append((flow, kind, label, used, peak, big, extra, need, PICO_FREE - need))
+    return {"rows": rows, "modules": peaks, "sizes": sizes}
+
+
+def kb(n):
+    return "{:.1f}".format(n / 1024)
 
 
 def main():
-    steps = micropython_figures()
-    print("MicroPython 1.27 (WebAssembly): heap each step leaves in use after gc.collect(),")
-    print("bytes (a module's bytecode, constants, functions and classes; compiling the .py")
-    print("needs more for a moment, not shown).")
+    result = measure()
+    rows = result["rows"]
+    print("Heap budget: every screen of every flow (bench/heap_flows.py), KB of a Pico's {} KB"
+          .format(PICO_FREE // 1024))
+    print("need = in use + import peak (largest module still to import) + C objects")
     print()
-    sums = {"portable": 0, "device": 0}
-    for label, n in steps:
-        if label.startswith("import "):
-            mod = label[7:]
-            if mod not in PORTABLE + DEVICE:
-                lib = (mod, n)
-                continue
-            part = "device" if mod in DEVICE else "portable"
-            sums[part] += n
-            print("  {:<34} {:>7}   {}".format(mod, n, part))
-    code = sums["portable"] + sums["device"]
-    print("  {:<34} {:>7}".format("= portable core + aqua_brunch", sums["portable"]))
-    print("  {:<34} {:>7}".format("= device modules", sums["device"]))
-    print("  {:<34} {:>7}".format("= all app code", code))
-    print("  {:<34} {:>7}   (library; from .py here, .mpy on the device)".format(*lib))
-    code += lib[1]
+    print("| flow | display | screen | in use | import peak (module) | C objects | need | "
+          "headroom |")
+    print("|---|---|---|---:|---|---:|---:|---:|")
+    for flow, kind, label, used, peak, big, extra, need, head in rows:
+        print("| {} | {} | {} | {} | {} | {} | {} | {}{} |".format(
+            flow, kind, label, kb(used), "{} ({})".format(kb(peak), big) if big else "0",
+            kb(extra), kb(need), kb(head), " **LOW**" if head < BUDGET else ""))
+    worst = min(rows, key=lambda r: r[8])
     print()
-    print("The app running on MicroPython with the real adafruit_display_text (one TileGrid")
-    print("stand-in per glyph, bitmaps holding their pixels), in use since the app started;")
-    print("the 4 KB bytearray standing in for nvm is included (on the Pico nvm is not heap):")
-    total = 0
-    worst_run = 0
-    for label, n in steps:
-        if label.startswith("run ") or label.startswith("drop "):
-            total += n
-            if label.startswith("run "):
-                worst_run = max(worst_run, total)
-                print("  {:<34} {:>7}".format(label[4:], total))
-            else:
-                print("  {:<34} {:>7}   (after dropping the app: ~0)".format(label, total))
-                total = 0
+    print("Least headroom: {} KB ({} on {}, {}); the budget is {} KB.".format(
+        kb(worst[8]), worst[0], worst[1], worst[2], BUDGET // 1024))
     print()
-    print("Cross-check in the CPython simulator (real Blinka displayio): TileGrids and bitmap")
-    print("bytes held by all screens on the stack plus the toast; ~{} B per TileGrid:"
-          .format(TILEGRID_BYTES))
-    for profile, what, tiles, nbytes in glyph_figures():
-        print("  {:<18} {:<20} {:>4} TileGrids, {:>6} B of bitmaps  ~{:>6} B".format(
-            profile, what, tiles, nbytes, tiles * TILEGRID_BYTES + nbytes))
-    games = [(label[5:], n) for label, n in steps if label.startswith("game ")]
+    print("Modules the flows import: source, heap kept, import peak (bytes), peak/source:")
     print()
-    print("Game engines for the screens to come (all of a game's shared_rules modules):")
-    for game, n in games:
-        print("  {:<34} {:>7}".format(game, n))
-    engines = sum(n for game, n in games if game != "aqua_brunch")
-    freed = -dict(steps).get("unload", 0)
-    print("  opening Aqua Brunch unloads the others (menu.forget_other_games): {} of {} freed"
-          .format(freed, engines))
-    print("  (what stays is mostly interned names: MicroPython never frees a qstr)")
-    biggest = max([n for _g, n in games] or [0])
-    need = code + worst_run
+    print("| module | source | kept | peak | peak/source |")
+    print("|---|---:|---:|---:|---:|")
+    for m, (kept, peak) in sorted(result["modules"].items(), key=lambda kv: -kv[1][1]):
+        src = source_size(m)
+        print("| {} | {} | {} | {}{} | {} |".format(
+            m, src, kept, peak, " **>32 KB**" if peak > 32 * 1024 else "",
+            "{:.1f}".format(peak / src) if src else "-"))
     print()
-    print("Estimate for a Pico (~{} KB free after CircuitPython boots):".format(PICO_FREE // 1024))
-    print("  now (menu, Settings, the calculator):  code {} + running {} = ~{} KB".format(
-        code, worst_run, need // 1024))
-    print("  + one more game's engine (largest):    ~{} KB".format((need + biggest) // 1024))
-    print("  + every game's engine kept imported:   ~{} KB".format((need + engines) // 1024))
-    print("Not included: the display driver and neopixel libraries, the game screens still to")
-    print("come, transient peaks (compiling a .py: its parse tree; a store compaction: ~16 KB)")
-    print("and heap fragmentation. Figures move by a few hundred bytes to a few KB between runs")
-    print("(the WebAssembly port's collector scans conservatively); the sums are steadier.")
+    print("Stand-in object sizes on MicroPython (bytes):", json.dumps(result["sizes"]))
 
 
 if __name__ == "__main__":

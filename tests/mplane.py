@@ -18,7 +18,9 @@ PORTABLE_CODE = (
     ROOT / "firmware" / "companion" / "__init__.py",
 )
 # A Pico running CircuitPython has about 190 KB free; run with little more than that so code
-# that needs a PC's heap fails here, not at the table.
+# that needs a PC's heap fails here, not at the table. The port grows its heap on demand
+# (MICROPY_GC_SPLIT_HEAP_AUTO): only ``bounded=True`` (runner.mjs --bounded, which refuses the
+# growth) makes the heap size a real limit.
 DEFAULT_HEAP = 256 * 1024
 
 
@@ -59,8 +61,10 @@ def node():
 
 
 def run(libs=PORTABLE_LIBS, tests_dir=None, module=None, imports=(), code=None, heap=DEFAULT_HEAP,
-        timeout=600):
+        timeout=600, bounded=False):
     cmd = [node(), str(RUNNER), "--heap", str(heap)]
+    if bounded:
+        cmd.append("--bounded")
     for lib in libs:
         cmd += ["--lib", str(lib)]
     if tests_dir is not None:

@@ -93,9 +93,12 @@ def fake_modules(monkeypatch, settings_text):
     busio.SPI = lambda sck, MOSI: ("SPI", sck, MOSI)
     busio.I2C = lambda scl, sda, frequency: ("I2C", scl, sda, frequency)
     fourwire = types.ModuleType("fourwire")
-    fourwire.FourWire = lambda spi, command, chip_select: ("FourWire", spi, command, chip_select)
+    # the real signatures (CircuitPython 10 shared-bindings): reset is a keyword, None if unwired
+    fourwire.FourWire = lambda spi, *, command, chip_select, reset=None: (
+        "FourWire", spi, command, chip_select) + ((("reset", reset),) if reset else ())
     i2cbus = types.ModuleType("i2cdisplaybus")
-    i2cbus.I2CDisplayBus = lambda i2c, device_address: ("I2C bus", i2c, device_address)
+    i2cbus.I2CDisplayBus = lambda i2c, *, device_address, reset=None: (
+        "I2C bus", i2c, device_address) + ((("reset", reset),) if reset else ())
     st = types.ModuleType("adafruit_st7789")
     st.ST7789 = FakeDriver
     ssd = types.ModuleType("adafruit_displayio_ssd1306")
@@ -201,3 +204,26 @@ def test_code_py_runs_the_app_only_on_circuitpython(monkeypatch):
     monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
     exec(source, {})
     assert ran == ["hw"]
+
+
+@pytest.mark.parametrize("profile,pin", [("display-pack", "GP21"), ("ssd1306", "GP3")])
+def test_a_display_reset_pin_reaches_the_bus(monkeypatch, profile, pin):
+    """The profile's display reset pin (RST on a GPIO) is passed to FourWire / I2CDisplayBus:
+    without it a panel whose RST is wired to the Pico can stay blank."""
+    text = DISPLAY_PACK if profile == "display-pack" else SSD1306
+    key = 'LUNCHBOX_DISPLAY_PINS = "'
+    text = text.replace(key, key + "reset={} ".format(pin))
+    fake_modules(monkeypatch, text)
+    from companion import hwpico
+
+    hwpico.build()
+    bus = calls["driver"].bus
+    assert repr(bus[-1]) == repr(("reset", Pin(pin)))
+
+
+def test_no_circuitpython_8_fallbacks():
+    # displayio.FourWire / displayio.I2CDisplay are gone in CircuitPython 10 (and the
+    # drivers need 9+): the firmware must not name them
+    src = (ROOT / "firmware" / "companion" / "hwpico.py").read_text()
+    assert "displayio.FourWire" not in src and "I2CDisplay as" not in src
+    assert "from displayio import FourWire" not in src

@@ -56,16 +56,15 @@ def _display(cfg):
     displayio.release_displays()
     pins = cfg["display_pins"]
     kind = cfg["display"]
+    # the panel's RST line, when the profile wires one: the bus pulses it before the init
+    reset = _pin(pins["reset"]) if "reset" in pins else None
     if kind == "st7789":
         import busio
         from adafruit_st7789 import ST7789
+        from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
 
-        try:
-            from fourwire import FourWire
-        except ImportError:  # CircuitPython 8
-            from displayio import FourWire
         spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
-        bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]))
+        bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
         backlight = _pin(pins["backlight"]) if "backlight" in pins else None
         # the Display Pack's 240x135 window sits at an offset in the controller's RAM
         driver = ST7789(bus, width=cfg["width"], height=cfg["height"],
@@ -74,13 +73,10 @@ def _display(cfg):
     else:
         import busio
         from adafruit_displayio_ssd1306 import SSD1306
+        from i2cdisplaybus import I2CDisplayBus
 
-        try:
-            from i2cdisplaybus import I2CDisplayBus
-        except ImportError:  # CircuitPython 8
-            from displayio import I2CDisplay as I2CDisplayBus
         i2c = busio.I2C(_pin(pins["scl"]), _pin(pins["sda"]), frequency=400000)
-        bus = I2CDisplayBus(i2c, device_address=cfg["address"])
+        bus = I2CDisplayBus(i2c, device_address=cfg["address"], reset=reset)
         driver = SSD1306(bus, width=cfg["width"], height=cfg["height"],
                          rotation=cfg["rotation"], auto_refresh=False)
     return displays.make(kind, driver, cfg["width"], cfg["height"])
@@ -97,8 +93,9 @@ def _status_led_off(cfg):
         led.switch_to_output(value=True)
 
 
-def build():
-    cfg = settings.read(os.getenv)
+def build(getenv=None):
+    """``getenv``: where the LUNCHBOX_* values come from (os.getenv reads settings.toml)."""
+    cfg = settings.read(getenv if getenv is not None else os.getenv)
     pixels = None
     if cfg["neopixel"]:
         import neopixel

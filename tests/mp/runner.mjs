@@ -10,7 +10,7 @@ import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const args = process.argv.slice(2);
 const libs = [], imports = [];
-let testsDir = null, moduleName = null, heap = 256 * 1024, code = null;
+let testsDir = null, moduleName = null, heap = 256 * 1024, code = null, bounded = false;
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === "--lib") libs.push(args[++i]);
@@ -19,15 +19,30 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--import") imports.push(args[++i]);
   else if (a === "--heap") heap = parseInt(args[++i], 10);
   else if (a === "--code") code = args[++i];
+  else if (a === "--bounded") bounded = true;
   else { console.error("runner: unknown argument " + a); process.exit(2); }
 }
 
 let out = [];
+if (bounded) {
+  // Emscripten reports each refused growth on console.error: the MemoryError says enough.
+  const error = console.error;
+  console.error = (...a) => { if (!/grow(Memory| the heap)/.test(String(a[0]))) error(...a); };
+}
 const mp = await loadMicroPython({
   heapsize: heap,
   stdout: (s) => out.push(s),
   stderr: (s) => out.push(s),
 });
+
+// --bounded: the port's collector adds heap areas from malloc when the heap is full
+// (MICROPY_GC_SPLIT_HEAP_AUTO), so --heap alone bounds nothing. Refuse wasm memory growth and
+// take every free malloc block of 32 KB or more: the heap then stays at --heap bytes and a
+// bigger need is a MemoryError, as on a Pico. (runPython's own small mallocs still fit.)
+if (bounded) {
+  WebAssembly.Memory.prototype.grow = function () { throw new RangeError("bounded heap"); };
+  for (let sz = 1 << 26; sz >= 32768; sz >>= 1) while (mp._module._malloc(sz));
+}
 
 function copyTree(src, dst) {
   mp.FS.mkdirTree(dst);

@@ -1,0 +1,73 @@
+"""The flows the heap budget walks: every screen of every game, as a player reaches it.
+
+bench/firmware_memory.py runs each flow on MicroPython (the lane's WebAssembly interpreter,
+its heap bounded) on both displays, through the real ``hwpico.build()`` against stand-ins of
+CircuitPython's C modules, and measures at every screen the heap in use + the compile peak of
+the largest module the flow still has to import + what the stand-ins leave out.
+tests/test_heap_budget.py fails when any screen leaves less than 24 KB of a Pico's 190 KB.
+
+To add a game's flow (docs/firmware.md, "Heap budget"): append a dict to FLOWS:
+
+- ``flow``: a short name (shown in the table);
+- ``steps``: a list of ``(screen, keys, top)``: ``screen`` names the moment in the table,
+  ``keys`` are the buttons pressed to get there from the step before, in the simulator's key
+  words (``prev next ok back undo``, ``long:NAME`` held 1 s, ``WORD*N``, ``wait:MS``, and
+  ``reset``: a power cut, the app starts again on the same nvm), and ``top`` is the class
+  name of the screen that must then be on top (the run fails if it is not, so a flow cannot
+  silently stop short of the screens it claims to measure);
+- ``displays`` (optional): ``("st7789", "ssd1306")`` by default.
+
+Walk the game's heaviest moments: the deepest stack of screens, the biggest board, the end
+of a game (its summary and record), and a resume after ``reset``.
+"""
+
+# Aqua Brunch keys: into the calculator, then three predators (walrus = 5 steps on)
+_AQUA = "next next ok"
+_THREE = "ok next*5 ok next*5 ok next*5 ok"
+
+FLOWS = [
+    {
+        "flow": "start",
+        "steps": [("main menu", "", "MainMenu")],
+    },
+    {
+        "flow": "settings",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("settings", "prev ok", "SettingsScreen"),
+            ("brightness", "ok", "NumberPicker"),
+            ("brightness 60%", "prev*4 ok", "SettingsScreen"),
+            ("player names", "next next ok", "PlayersScreen"),
+            ("name editor", "ok", "NameEditor"),
+            ("about", "back back next ok", "AboutScreen"),
+        ],
+    },
+    {
+        "flow": "aqua_brunch",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("calculator", _AQUA, "AquaScreen"),
+            ("three predators", _THREE, "AquaScreen"),
+            ("aqua cards", "next ok", "AquaCardsScreen"),
+            ("two aqua ticked", "ok next ok", "AquaCardsScreen"),
+            ("undo", "back long:back", "AquaScreen"),
+        ],
+    },
+    {
+        "flow": "aqua_brunch resume",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("calculator", _AQUA + " " + _THREE, "AquaScreen"),
+            ("resume prompt", "reset", "ConfirmDialog"),
+            ("resumed", "ok", "AquaScreen"),
+        ],
+    },
+    {
+        "flow": "games to come",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("space lunch (to come)", "ok", "MessageScreen"),
+            ("let's do lunch (to come)", "back next ok", "MessageScreen"),
+        ],
+    },
+]

@@ -1,0 +1,63 @@
+"""The heap budget (bench/firmware_memory.py): every screen of every flow in
+bench/heap_flows.py, on both displays, measured on MicroPython with a bounded heap, must leave
+at least 24 KB of a Pico's 190 KB once the largest module still to import and the C objects
+the stand-ins leave out are added. Add a game's flows to bench/heap_flows.py (see
+docs/firmware.md, "Heap budget")."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import firmware_memory as fm  # noqa: E402
+from heap_flows import FLOWS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def budget():
+    return fm.measure()
+
+
+def test_every_screen_of_every_flow_leaves_the_budget(budget):
+    low = [r for r in budget["rows"] if r[8] < fm.BUDGET]
+    assert not low, "screens under the {} KB budget:\n".format(fm.BUDGET // 1024) + "\n".join(
+        "{} on {}, {}: need {} KB (in use {}, import peak {} of {}, C objects {})".format(
+            r[0], r[1], r[2], fm.kb(r[7]), fm.kb(r[3]), fm.kb(r[4]), r[5], fm.kb(r[6]))
+        for r in low)
+
+
+def test_every_flow_step_is_measured_on_both_displays(budget):
+    seen = {(r[0], r[1], r[2]) for r in budget["rows"]}
+    for flow in FLOWS:
+        for kind in flow.get("displays", fm.DISPLAYS):
+            for label, _keys, _top in flow["steps"]:
+                assert (flow["flow"], kind, label) in seen
+
+
+def test_the_figures_are_plausible(budget):
+    # the app really ran: its code and widgets are on the heap, and store.py (21 KB of
+    # source) needs about 2x its source free to import, as on CircuitPython (~48 KB)
+    menu = [r for r in budget["rows"] if r[0] == "start" and r[2] == "main menu"]
+    assert all(60 * 1024 < r[3] < 180 * 1024 for r in menu)
+    kept, peak = budget["modules"]["companion.core.store"]
+    assert 30 * 1024 < peak < 70 * 1024 and kept < peak
+
+
+def test_a_flow_that_does_not_reach_its_screen_fails():
+    bad = [{"flow": "wrong", "displays": ("ssd1306",),
+            "steps": [("main menu", "", "MainMenu"), ("settings?", "ok", "SettingsScreen")]}]
+    with pytest.raises(RuntimeError, match="not SettingsScreen"):
+        fm.measure(bad)
+
+
+def test_the_lane_heap_is_bounded():
+    import mplane
+
+    code = ("import gc\ntry:\n    x = bytearray(300 * 1024)\n    print('@@GREW')\n"
+            "except MemoryError:\n    print('@@BOUNDED')\n")
+    assert "@@BOUNDED" in mplane.run(libs=(), code=code, heap=256 * 1024, bounded=True).output
+    # without --bounded the port adds heap areas on demand: 256 KB is no limit there
+    assert "@@GREW" in mplane.run(libs=(), code=code, heap=256 * 1024).output
