@@ -78,7 +78,9 @@ class DuelScreen(SpaceLunchScreen):
         elif e.must_return():
             t = self.stops[self.sel % len(self.stops)] - RETURN
             title = "{}: 5 drinks".format(names[e.turn])
-            line = "Return {} x{}: OK".format(SHORT[t], e.drinks[e.turn][t])
+            line = "Return {} x{}".format(SHORT[t], e.drinks[e.turn][t])
+            if not d.mono:
+                line += ": OK"
         else:
             title, line, cursor = self._turn_lines()
         if d.mono and not e.is_over() and not e.pending and line == "OK: take":
@@ -131,7 +133,7 @@ class DuelScreen(SpaceLunchScreen):
                 if V.kind_cells(e, kind, -1, paid):
                     how = "coupon"
                     if paid:
-                        how = "free" if e.grant == i else "3 drinks"  # i: the beverage type
+                        how = "free" if e.grant == i else "drinks"  # i: the beverage type
                     options.append(("{}: {}".format(SHORT[i], how), kind, paid))
         self.app.push(CouponMenu(self.app, self, options))
 

@@ -46,7 +46,7 @@ class SoloScreen(SpaceLunchScreen):
             if not e.is_over() and not e.pending:
                 if e.turn != AUTOMA_SEAT:
                     want = V.suggest(e)
-                    words = advice(e, short=self.d.mono)
+                    words = V.squeeze(advice(e, short=self.d.mono), self.lay.cols)
                 led = V.leds(e)
             self.hint = (self.key, want, words, led)
         return self.hint

@@ -7,6 +7,7 @@ from shared_rules.space_lunch_actions import AUTOMA, TAKE, decode, where
 
 from .core import space_lunch_view as V
 from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
+from .core.text import fit
 from .game import GameScreen
 from .screens import ListScreen
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
@@ -26,7 +27,7 @@ class Layout:
         self.left = 5 if mono else 6
         self.panel = self.left + 3 * self.cw + (3 if mono else 4)
         self.foot = d.height - d.char_h // 2 - (0 if mono else 1)
-        self.cols = d.width // d.char_w if mono else d.width // 6  # footer characters
+        self.cols = (d.width - d.pad) // 6  # characters on the bottom line (scale 1)
 
 
 class SpaceLunchScreen(GameScreen):
@@ -58,7 +59,7 @@ class SpaceLunchScreen(GameScreen):
     # --- drawing ---------------------------------------------------------------------------
 
     def _line(self, s):
-        s = s[:self.lay.cols - 1] if len(s) >= self.lay.cols else s
+        s = fit(s, self.lay.cols)
         if self.footer.text != s:
             self.footer.text = s
 

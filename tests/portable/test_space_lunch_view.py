@@ -181,3 +181,8 @@ def test_words():
     assert V.result(g) == ("Automa wins", "4 pairs")
     g.winner, g.reason = AUTOMA_SEAT, "persistence"
     assert V.result(g)[1].startswith("persistence")
+
+
+def test_squeeze_keeps_a_phrase_whole():
+    assert V.squeeze("no danger", 21) == "no danger"
+    assert V.squeeze("Jelly c3 r1+c2 r3 saves", 21) == "Jelly c3r1+c2r3 saves"

@@ -257,6 +257,17 @@ def stats(e):
             e.pairs_needed(), e.deck, e.coupons)
 
 
+def squeeze(words, n):
+    """``words`` in at most n characters without cutting: "c2 r3" becomes "c2r3" when the
+    phrase is too long (the engine's short advice can reach 23 characters: "Jelly c3 r1+c2 r3
+    saves")."""
+    if len(words) <= n:
+        return words
+    for col in "123":
+        words = words.replace("c" + col + " r", "c" + col + "r")
+    return words
+
+
 def result(e, names=("You", "Automa")):
     """(headline, reason) for the end of a solo game."""
     if e.winner == HUMAN:

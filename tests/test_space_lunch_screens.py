@@ -1,0 +1,279 @@
+"""Space Lunch on the device, driven through the simulator by key scripts on both displays:
+complete solo games at every difficulty checked against the engine after every key, the
+screens' layout at every step, undo in the middle of each kind of input, resume after a power
+cut cut at random points of a save, and bad input."""
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from space_lunch_presses import plan  # noqa: E402
+
+from lunchbox.sim import Simulator  # noqa: E402
+from shared_rules import games  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+
+
+def _wired():
+    """Until companion.game (the lead's GameScreen) lands, the screens cannot load."""
+    return (ROOT / "firmware" / "companion" / "game.py").exists()
+
+
+pytestmark = pytest.mark.skipif(not _wired(), reason="companion.game not there yet")
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+class Watch(Simulator):
+    """A simulator whose ``shot:`` steps record what tests check instead of writing a PNG:
+    the texts, the layout problems and the game on the top screen."""
+
+    def capture(self, path):
+        screen = self.app().top
+        game = getattr(screen, "game", None)
+        shot = {"path": path, "texts": self.texts(), "problems": self.layout_problems(),
+                "screen": type(screen).__name__,
+                "actions": game.actions() if game is not None else None,
+                "lit": list(self.pixels.shown) if self.pixels is not None else []}
+        self.captures.append(shot)
+        return shot
+
+    def app(self):
+        return APPS[-1]  # the app the firmware started last
+
+
+APPS = []
+
+
+@pytest.fixture(autouse=True)
+def track_apps(monkeypatch):
+    from companion import app as app_module
+
+    original = app_module.App.__init__
+
+    def init(self, *a, **kw):
+        APPS.append(self)
+        original(self, *a, **kw)
+
+    monkeypatch.setattr(app_module.App, "__init__", init)
+    yield
+    APPS.clear()
+
+
+def run(profile, script, nvm=None, cls=Watch):
+    sim = cls(profile, nvm_path=nvm, mode="headless")
+    sim.run_script(script)
+    return sim
+
+
+def stepwise(p):
+    """The plan's key script with a capture after every key."""
+    words = []
+    for i, w in enumerate(p.words):
+        words += [w, "shot:{}".format(i)]
+    return " ".join(words)
+
+
+def check_steps(sim, p):
+    """After every key: the screen's game is the planned game so far, nothing is cut, off the
+    screen or overlapping."""
+    want = p.game.actions()
+    seen_game = False
+    for i, shot in enumerate(sim.captures):
+        assert shot["problems"] == [], (i, p.words[i], shot["texts"], shot["problems"])
+        cut = [t for t in shot["texts"] if t.endswith("~")]
+        assert not cut, (i, p.words[i], shot["texts"])
+        if shot["actions"] is not None:
+            seen_game = True
+            n = p.counts[i]
+            assert shot["actions"] == want[:n], (i, p.words[i], shot["texts"])
+    assert seen_game
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
+def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile):
+    for seed in (11 + difficulty, 31 + difficulty):
+        p = plan(difficulty, seed)
+        sim = run(profile, stepwise(p))
+        check_steps(sim, p)
+        # the end: who won and why, the record written, the saved game cleared
+        end = " ".join(sim.texts())
+        if p.game.engine.winner == 0:
+            assert "You win" in end and "triplets" in end
+        else:
+            assert "Automa wins" in end
+        from companion.core.store import Store
+
+        store = Store(sim.nvm)
+        assert store.load_game() is None
+        records = [bytes(r[2]) for r in store.records() if r[1] in (1, 3)]
+        assert records and records[-1].endswith(games.record(p.game))
+        sim.close()
+
+
+def _prefix(p, n):
+    """Key words of the plan up to the step that leaves n actions applied."""
+    i = p.counts.index(n)
+    return p.words[:i + 1]
+
+
+def test_screens_show_the_table(profile):
+    p = plan(0, 100)
+    # the first human turn: after the menu, the difficulty and the nine opening cards
+    words = _prefix(p, 9)
+    sim = run(profile, " ".join(words))
+    t = sim.texts()
+    assert t[0].startswith("Take c1 r")  # the Pick token starts on column 1
+    e = games.replay(games.record(p.game), 9).engine
+    for c in range(9):
+        assert str(e.grid[c]) in t
+    if profile == "pico-display-pack":
+        assert "You 0/3" in t and "Automa 0/4" in t and "Deck 27 Coupons 2" in t
+    else:
+        assert "You 0/3 0p" in t and "Aut 0/4 0t" in t and "Deck27 C2" in t
+    assert sim.layout_problems() == []
+
+
+def test_the_automa_turn_says_what_it_takes(profile):
+    p = plan(0, 100)
+    g = games.replay(games.record(p.game), 11)  # opening, a take, its refill
+    e = g.engine
+    assert g.current_player() == 1
+    c = e.automa_cell()
+    sim = run(profile, " ".join(_prefix(p, 11)))
+    t = sim.texts()
+    from shared_rules.space_lunch_actions import where
+
+    assert t[0] == "Automa: {} ({})".format(where(c), e.grid[c])
+    if profile == "pico-display-pack":
+        assert "Automa takes {} (food {}): new card?".format(where(c), e.grid[c]) in t
+
+
+def _undo_at(profile, p, n, extra):
+    """Play to n actions, press ``extra`` then undo; returns the simulator."""
+    words = _prefix(p, n) + extra.split() + ["long:back"]
+    return run(profile, " ".join(words))
+
+
+def test_undo_in_the_middle_of_each_input(profile):
+    p = plan(2, 7)
+    want = p.game.actions()
+    top = lambda sim: sim.app().top  # noqa: E731
+
+    # card entry: half-turned wheel, then undo takes back the last card entered
+    sim = _undo_at(profile, p, 5, "next next")
+    assert top(sim).game.actions() == want[:4]
+    assert "Undone" in " ".join(sim.texts())
+    # the human's turn, cursor moved: undo takes back the last opening card
+    sim = _undo_at(profile, p, 9, "next")
+    assert top(sim).game.actions() == want[:8]
+    # the Automa's turn (wheel for its refill showing): undo takes back the human's refill
+    sim = _undo_at(profile, p, 11, "prev")
+    assert top(sim).game.actions() == want[:10]
+    # in the coupon menu and the coupon cursor: undo still takes back one game action
+    sim = _undo_at(profile, p, 9, "prev ok")
+    assert top(sim).game.actions() == want[:8]
+    sim = _undo_at(profile, p, 9, "prev ok ok next")
+    assert type(top(sim)).__name__ == "SoloScreen"
+    assert top(sim).game.actions() == want[:8]
+    # undo the Automa's take together with its refill: two undos
+    n = next(i for i in range(12, len(want)) if want[i - 2] == 13)
+    sim = run(profile, " ".join(_prefix(p, n) + ["long:back", "long:back"]))
+    assert top(sim).game.actions() == want[:n - 2]
+    # and play on to the same end after undoing: the record is still the planned game
+    n = next(i for i in range(20, len(want)) if i in p.counts and i - 3 in p.counts)
+    words = _prefix(p, n) + ["long:back"] * 3
+    rest = p.words[p.counts.index(n - 3) + 1:]
+    sim = run(profile, " ".join(words + rest))
+    from companion.core.store import Store
+
+    records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
+    assert records and records[-1].endswith(games.record(p.game))
+
+
+def test_nothing_to_undo_at_the_start(profile):
+    sim = run(profile, "wait:3000 ok ok long:back")
+    assert "Nothing to undo" in " ".join(sim.texts())
+    assert sim.texts()[0] == "Card 1 of 9: c1 r1"
+
+
+def test_back_leaves_and_the_menu_carries_on(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    p = plan(1, 5)
+    run(profile, " ".join(_prefix(p, 11) + ["back"]), nvm)
+    sim = run(profile, "ok", nvm)  # the resume prompt: Resume
+    assert sim.app().top.game.actions() == p.game.actions()[:11]
+    sim = run(profile, "back ok", nvm)  # Back keeps it; opening the game from the menu too
+    assert sim.app().top.game.actions() == p.game.actions()[:11]
+
+
+def test_power_cut_in_a_save_resumes_to_a_saved_state(profile, tmp_path):
+    from lunchbox import sim_hw
+
+    writes = []
+
+    class Recording(sim_hw.FileNvm):
+        def __setitem__(self, index, value):
+            writes.append((bytes(self.data), index, bytes(value)))
+            sim_hw.FileNvm.__setitem__(self, index, value)
+
+    p = plan(3, 9)
+    want = p.game.actions()
+    sim = Watch(profile, nvm_path=None, mode="headless")
+    sim.nvm.__class__ = Recording
+    sim.run_script(" ".join(p.words[:-3]))
+    rng = random.Random(5)
+    saves = [w for w in writes if isinstance(w[1], slice)]
+    assert len(saves) > 20
+    for before, index, value in rng.sample(saves, 12):
+        cut = rng.randrange(0, len(value) + 1)
+        image = bytearray(before)
+        start = index.start or 0
+        image[start:start + cut] = value[:cut]
+        path = tmp_path / "cut.bin"
+        path.write_bytes(bytes(image))
+        APPS.clear()
+        s = run(profile, "ok", str(path))
+        top = s.app().top
+        game = getattr(top, "game", None)
+        if game is None:
+            continue  # the save was lost: the menu (a message says so), never a wrong game
+        got = game.actions()
+        assert got == want[:len(got)], (cut, got)
+        # the last action saved before this write is never lost
+        from companion.core.store import Store
+
+        old = Store(bytearray(before)).load_game()
+        if old is not None:
+            assert len(got) >= len(games.from_bytes(old[1]).actions())
+
+
+def test_corrupt_save_starts_a_new_game_with_a_message(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    from companion.core.store import Store
+    from lunchbox.sim_hw import FileNvm
+
+    store = Store(FileNvm(nvm))
+    good = games.new("space_lunch", 0)
+    for a in (1, 2, 3):
+        good.apply(a)
+    data = bytearray(good.to_bytes())
+    data[5] ^= 0x55  # a flipped byte: the checksum fails
+    store.save_game("space_lunch", bytes(data))
+    sim = run(profile, "ok", nvm)
+    t = " ".join(sim.texts())
+    assert "unreadable" in t
+    assert sim.app().top.__class__.__name__ == "SetupScreen"
