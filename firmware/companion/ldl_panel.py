@@ -92,7 +92,7 @@ def _main(p):
     m = p.m
     mode = p.mode
     seat = m.player
-    if mode == ENDED:
+    if mode == ENDED and (p.game.ended is not None or p.game.is_terminal()):
         g = p.game
         if g.is_terminal():
             w = m.winner()
@@ -114,11 +114,12 @@ def _main(p):
     note = p.note
     if m.announcement() is not None and not m.strict:
         note = "last man!"
-    elif m.phase == START and not note:
-        note = "who starts"
+    prompt = "OK: roll"
+    if m.phase == START:
+        prompt += " to start"
     if mode == TYPING:
         v = p.dice.values
         dice = " ".join(("[{}]" if k == p.dice.pos else "{}").format(v[k])
                         for k in range(3))
-        return p.name(seat), seat, dice, _words(p, "type dice", note)
-    return p.name(seat), seat, p.dline, _words(p, "OK: roll", note)
+        return p.name(seat), seat, dice, _words(p, prompt.replace("OK: roll", "type dice"), note)
+    return p.name(seat), seat, p.dline, _words(p, prompt, note)

@@ -133,12 +133,13 @@ class PlayScreen(GameScreen):
         self.note = ""
         if start:
             s = dice[0] + dice[1] + dice[2]
-            if seat == 0:
-                pass
-            elif m.phase == START:
-                self.note = "{} to {}, tie".format(first, s)
-            else:
-                self.note = "{} to {}. {} starts".format(first, s, self.name(m.player))
+            if seat == 1 and m.phase != START:  # the dice line shows this roll
+                # the starter rolls next and is named above the words, unless the computer's
+                # roll is held on screen first
+                self.note = "starts"
+            if seat == 1:
+                self.app.notify("{} to {}: {}".format(first, s, "tie, roll again" if
+                                m.phase == START else self.name(m.player) + " starts"))
         else:
             word, sentence = roll_words(col, again, m.phase != PLACE)
             self.note = word
@@ -172,10 +173,12 @@ class PlayScreen(GameScreen):
         self.mode = self._decide()
         g = self.game
         nxt = self.m.player if g.current_player() == CHANCE else None
-        if self.mode not in (ENDED, THINKING) and not self.setup.typed and (
-                self.is_computer(seat) or (self.is_computer(nxt) and self.note == "pass")):
+        if self.mode not in (ENDED, THINKING) and (self.is_computer(seat) or (
+                self.is_computer(nxt) and self.note == "pass" and not self.setup.typed)):
             self.mode = HOLD
             self.held = seat
+            if self.note == "starts":
+                self.note = self.name(self.m.player) + " starts"
         q = self.m.announcement()
         if q is not None and not self.m.strict and self.mode != HOLD:
             self.app.notify("{}: last man!".format(self.name(q)))
@@ -205,6 +208,7 @@ class PlayScreen(GameScreen):
         self.last = None
         self.note = ""
         self.dline = ""
+        self.mode = IDLE  # until the next game's state is known
         self.act(NEXT_GAME)
         self.mode = self._decide()
         self.show()

@@ -1,0 +1,406 @@
+"""Let's Do Lunch on the device, through the buttons: the firmware App on the simulator's
+hardware (real displayio through Blinka, the virtual clock, nvm), stepped press by press by
+bench/lets_do_lunch_presses.py's Player, which decides like a person, checks every action the
+screen applies against an independent engine, and checks every screen's layout (no text off
+the screen, overlapping or cut)."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from lets_do_lunch_presses import (  # noqa: E402 - after the SDL settings
+    BACK,
+    NEXT,
+    OK,
+    PREV,
+    UNDO,
+    Box,
+    Player,
+    setup,
+)
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+def screen_name(box):
+    return type(box.top).__name__
+
+
+def record_games(box):
+    """The finished-game records kept in nvm, replayed."""
+    from companion.core.records import open_envelope
+    from shared_rules import games
+
+    out = []
+    for _seq, kind, payload in box.store.records():
+        if kind in (1, 3):
+            out.append(games.replay(open_envelope(kind, payload)[2]))
+    return out
+
+
+@pytest.mark.parametrize("computer,level,typed,target", [
+    (None, 3, False, 10),  # two people at the table
+    (1, 1, False, 5),  # against Easy, the computer plays B
+    (0, 2, False, 5),  # against Medium, the computer plays A
+    (1, 3, False, 5),  # against Hard
+    (1, 3, True, 5),  # against Hard, the table rolls and types the dice
+])
+def test_complete_match_through_the_buttons(profile, computer, level, typed, target):
+    box = Box(profile, dice_seed=11 + target + (computer or 0))
+    try:
+        setup(box, computer, level, typed, target=target)
+        p = Player(box, 2, seed=5, check_layout=True)
+        texts = p.play_match()
+        assert p.problems == []
+        joined = " ".join(texts)
+        assert "wins the match" in joined
+        recs = record_games(box)
+        assert len(recs) == p.games + 1  # one record per game of the match
+        total = [0, 0]
+        for g in recs:
+            assert g.ended is not None  # each record is one whole game
+            assert g.params[:2] == (target, 0)
+            total = g.scores()
+        assert max(total) >= target  # the last record ends the match
+        assert recs[-1].is_terminal()
+        seen = {mode for name, mode in p.modes if name == "PlayScreen"}
+        from companion.ldl_panel import ENDED, PLACING
+
+        assert PLACING in seen and (ENDED in seen or p.games == 0)
+    finally:
+        box.close()
+
+
+def start(profile, computer=None, typed=False, seed=3, strict=False, nvm_path=None):
+    box = Box(profile, dice_seed=seed, nvm_path=nvm_path)
+    setup(box, computer, 3, typed, strict=strict)
+    return box
+
+
+def roll_to_placing(box):
+    """Human rolls (device dice) until one of them has a column to place in."""
+    from companion.ldl_panel import PLACING
+
+    for _ in range(40):
+        box.settle()
+        if box.top.mode == PLACING:
+            return
+        box.press(OK)
+    raise AssertionError("no placement came up")
+
+
+def test_setup_starts_a_match_against_hard_with_one_press(profile):
+    box = Box(profile)
+    try:
+        box.press(NEXT)
+        box.press(OK)
+        assert screen_name(box) == "SetupScreen"
+        t = box.texts()
+        assert t[0] == "New match" and "Start" in t
+        box.press(OK)
+        s = box.top
+        assert screen_name(box) == "PlayScreen"
+        assert s.setup.computer == 1 and s.setup.level == 3 and not s.setup.typed
+        assert s.game.params[:2] == (20, 0)
+        assert box.problems() == []
+    finally:
+        box.close()
+
+
+def test_a_turn_lights_the_column_and_the_cursor_stays_on_free_rows(profile):
+    box = start(profile)
+    try:
+        roll_to_placing(box)
+        s = box.top
+        m = s.m
+        col = m.column
+        t = box.texts()
+        assert any(x.endswith("= {}".format(col)) for x in t), t  # the dice and the column
+        # the lit column: every cell of it drawn lit (or the cursor)
+        lit = [s.board.tiles[(r - 1) * 7 + col - 3] for r in range(1, 8)]
+        assert all(v >= 14 for v in lit)
+        free = m.board.empty_rows(col)
+        seen = set()
+        for button in (NEXT,) * 9 + (PREV,) * 9:
+            box.press(button)
+            assert s.row in free
+            seen.add(s.row)
+            cur = (s.row - 1) * 7 + col - 3
+            assert s.board.tiles[cur] >= 21  # the cursor's picture
+        assert seen == set(free)
+        before = len(s.game.actions())
+        row = s.row
+        box.press(OK)
+        assert s.game.actions()[before] == col * 10 + row
+        assert m.board is not None and s.game.engine.board.get(col, row) == 0
+        assert box.problems() == []
+    finally:
+        box.close()
+
+
+def test_computer_shows_its_move_and_waits_for_ok(profile):
+    from companion.ldl_panel import HOLD
+
+    box = start(profile, computer=1, seed=8)
+    try:
+        for _ in range(60):
+            box.settle()
+            s = box.top
+            if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
+                break
+            if s.mode == 3:
+                box.press(OK)
+            else:
+                box.press(OK)
+        else:
+            raise AssertionError("the computer never placed")
+        acts = s.game.actions()
+        placed = [a for a in acts if 31 <= a <= 97][-1]
+        t = " ".join(box.texts())
+        assert "Computer" in t and "c{} r{}".format(placed // 10, placed % 10) in t
+        n = len(acts)
+        box.wait(5000)
+        assert s.mode == HOLD and len(s.game.actions()) == n  # it waits for the table
+        box.press(OK)
+        box.settle()
+        assert s.mode != HOLD or s.is_computer(s.held)
+    finally:
+        box.close()
+
+
+def test_hard_says_it_is_thinking_before_its_search(profile):
+    from companion.ldl_panel import THINKING
+
+    box = start(profile, computer=1, seed=8)
+    try:
+        for _ in range(200):
+            s = box.top
+            if s.mode == THINKING and s.frame == -1:
+                assert "thinking" in box.texts()
+                return
+            if s.mode in (0, 3, 5):
+                box.press(OK)
+            else:
+                box.step()
+        raise AssertionError("no search seen")
+    finally:
+        box.close()
+
+
+def type_dice(box, dice):
+    for v in dice:
+        if v != 2:
+            box.press(PREV if v == 1 else NEXT)
+        box.press(OK)
+
+
+def test_typed_dice_one_picker_each_and_undo_of_a_wrong_roll(profile):
+    from companion.ldl_panel import PLACING, TYPING
+
+    box = start(profile, typed=True)
+    try:
+        s = box.top
+        assert s.mode == TYPING and "[2] 2 2" in box.texts()
+        type_dice(box, (1, 2, 3))  # P1's starting roll: 6
+        type_dice(box, (1, 1, 1))  # P2's: 3, so P1 starts
+        assert s.m.player == 0 and s.mode == TYPING
+        box.press(NEXT)
+        assert "[3] 2 2" in box.texts()
+        box.press(BACK)  # at the first die Back leaves to the menu; the match is saved
+        assert screen_name(box) == "MainMenu"
+    finally:
+        box.close()
+
+
+def test_undo_of_a_typed_roll_and_of_a_placement(profile, tmp_path):
+    from companion.ldl_panel import PLACING, TYPING
+
+    box = start(profile, typed=True)
+    try:
+        s = box.top
+        type_dice(box, (1, 2, 3))
+        type_dice(box, (1, 1, 1))
+        type_dice(box, (2, 2, 3))  # P1 rolls 7
+        assert s.mode == PLACING and s.m.column == 7
+        n = len(s.game.actions())
+        box.press(UNDO)  # a wrongly typed roll: back to the picker
+        assert s.mode == TYPING and len(s.game.actions()) == n - 1
+        assert "Undone" in " ".join(box.texts())
+        type_dice(box, (2, 2, 1))  # what was really rolled: 5
+        assert s.mode == PLACING and s.m.column == 5
+        row = s.row
+        box.press(OK)
+        assert s.game.engine.board.get(5, row) == 0
+        box.press(UNDO)
+        assert s.mode == PLACING and s.game.engine.board.get(5, row) is None
+        box.press(NEXT)
+        box.press(OK)
+        assert s.game.engine.board.get(5, s.row) == 0
+        assert box.problems() == []
+    finally:
+        box.close()
+
+
+def test_undo_skips_the_computers_own_steps(profile):
+    from companion.ldl_panel import HOLD, PLACING
+
+    box = start(profile, computer=1, seed=8)
+    try:
+        for _ in range(60):
+            box.settle()
+            s = box.top
+            if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
+                break
+            box.press(OK)
+        box.press(OK)  # the OK after the computer's move also rolls for the human
+        box.settle()
+        roll_to_placing(box)
+        s = box.top
+        assert s.mode == PLACING and not s.is_computer(s.m.player)
+        box.press(UNDO)  # back before the human's roll
+        box.press(UNDO)  # and over the computer's roll and placement, to the human before
+        box.settle()
+        assert s.mode in (PLACING, 0) and not s.is_computer(s.m.player)
+    finally:
+        box.close()
+
+
+def test_one_to_three_and_a_full_column_are_said_in_words(profile):
+    """Column 4 filled without a capture, then a 1-1-2 on it, and a 1-2-3."""
+    from itertools import permutations
+
+    from shared_rules.lets_do_lunch import Board
+
+    order = None
+    for rows in permutations(range(1, 8)):
+        b = Board()
+        if all(not b.place(k % 2, 4, rows[k]) for k in range(7)):
+            order = rows
+            break
+    box = start(profile, typed=True)
+    try:
+        s = box.top
+        type_dice(box, (1, 2, 3))
+        type_dice(box, (1, 1, 1))  # P1 starts
+        type_dice(box, (3, 2, 1))
+        t = " ".join(box.texts())
+        assert "1-2-3: no move, the turn passes" in t and "pass" in t
+        assert s.m.player == 1  # P2's turn now
+        # P2 and P1 fill column 4 in turn (P2 first), then P2 rolls column 4 again
+        for k in range(7):
+            type_dice(box, (1, 1, 2))
+            target = order[k]
+            while s.row != target:
+                box.press(NEXT)
+            box.press(OK)
+        assert s.m.board.column_full(4)
+        type_dice(box, (1, 2, 1))
+        t = " ".join(box.texts())
+        assert "Column 4 is full: the turn passes" in t
+        assert box.problems() == []
+    finally:
+        box.close()
+
+
+def test_match_figures_and_dice_fairness_one_press_away(profile):
+    box = start(profile, seed=4)
+    try:
+        for _ in range(6):
+            box.settle()
+            box.press(OK)
+        box.settle()
+        from companion.ldl_panel import PLACING
+
+        if box.top.mode == PLACING:
+            box.press(OK)
+            box.settle()
+        box.press(NEXT)
+        assert screen_name(box) == "StatsScreen"
+        t = box.texts()
+        assert "In hand" in t and "Dice" in t and "few rolls" in t
+        assert box.problems() == []
+        box.press(NEXT)
+        box.press(NEXT)
+        box.press(NEXT)  # the verdict row
+        box.press(OK)
+        t = " ".join(box.texts())
+        assert "Too few rolls to judge" in t and "chi2" in t
+        box.press(OK)
+        box.press(BACK)
+        assert screen_name(box) == "PlayScreen"
+    finally:
+        box.close()
+
+
+def test_resume_after_a_power_cut_mid_turn(profile, tmp_path):
+    from companion.ldl_panel import PLACING
+
+    nvm = str(tmp_path / "nvm.bin")
+    box = start(profile, computer=1, seed=6, nvm_path=nvm)
+    roll_to_placing(box)
+    s = box.top
+    acts = s.game.actions()
+    box.close()
+    again = Box(profile, nvm_path=nvm)  # the power came back
+    try:
+        assert again.texts()[0] == "Resume game?" and "Let's Do Lunch" in again.texts()
+        again.press(OK)
+        if screen_name(again) == "SetupScreen":
+            # the record does not keep who plays (the rules' settings are target and strict
+            # only): the table is asked, the last row (Resume) selected, the usual answers set
+            t = again.texts()
+            assert t[0].startswith("Resume") and "Resume" in t
+            again.press(OK)
+        s = again.top
+        assert screen_name(again) == "PlayScreen"
+        assert s.game.actions() == acts and s.mode == PLACING
+        assert s.setup.computer == 1 and s.setup.level == 3
+    finally:
+        again.close()
+
+
+def test_a_cut_at_random_points_of_a_save_resumes_to_the_last_action_or_earlier(profile):
+    """Power fails part-way through the save of a placement (a flash that programs only the
+    first k bytes): the box comes back with the game as it was before or after it."""
+    import random
+
+    from _flash import FlashNVM, PowerCut
+
+    rnd = random.Random(14)
+    flash = FlashNVM()
+    box = Box(profile, nvm=flash, dice_seed=2)
+    try:
+        setup(box, 1, 3, False)
+        for trial in range(8):
+            roll_to_placing(box)
+            old = box.top.game.actions()
+            image = flash.copy()
+            image.cut_after = rnd.randrange(1, 100)
+            box.store._nvm = image  # the placement's save goes to a flash that loses power
+            try:
+                box.press(OK)
+            except PowerCut:
+                pass
+            new = box.top.game.actions()[:len(old) + 1]
+            box.close()
+            image.power_on()
+            flash = image
+            box = Box(profile, nvm=flash, dice_seed=trial)  # the power comes back
+            assert box.texts()[0] == "Resume game?", trial
+            box.press(OK)
+            if screen_name(box) == "SetupScreen":
+                box.press(OK)  # who plays: as before (see test_resume_after_a_power_cut...)
+            got = box.top.game.actions()
+            assert got in (old, new), (trial, len(old), len(got))
+    finally:
+        box.close()
