@@ -20,6 +20,10 @@ COMMANDS = (
     ("profile", "lunchbox.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
     ("pull", "lunchbox.pull", "copy finished games off the Lunchbox into your games database"),
+    ("history", "lunchbox.history", "list the pulled games: date, game, players, winner, score"),
+    ("replay", "lunchbox.replay_cmd", "step through a pulled game, action by action"),
+    ("stats", "lunchbox.stats", "win rates, dice fairness and scores over time (--plot: PNGs)"),
+    ("export", "lunchbox.export", "write the pulled games as CSV, JSON or a BG Stats import"),
 )
 
 

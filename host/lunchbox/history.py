@@ -1,0 +1,128 @@
+"""`lunchbox history`: the pulled games as a table (date, game, players, winner, score), with
+filters by game, player and board. The filters and the words for a row are shared by
+`export`, `stats` and `replay`."""
+
+import time
+
+from . import db as dbmod
+from .errors import LunchboxError, UsageError
+from .gamerec import GAME_NAMES, variant
+
+PULLED_MARK = "~"  # a date that is the pull's, not the board's
+
+
+def add_db(parser):
+    parser.add_argument("--db", help="games database file (default: in your user data folder; "
+                        "or $" + dbmod.DB_ENV + ")")
+
+
+def add_filters(parser):
+    parser.add_argument("--game", help="only this game: an id or a name, e.g. 'space lunch', "
+                        "lets_do_lunch, aqua")
+    parser.add_argument("--player", help="only games this player played (a name from the "
+                        "board's Settings)")
+    parser.add_argument("--board", help="only games from this board (its id or the start of it)")
+    add_db(parser)
+
+
+def game_id(text):
+    """The game id for what a user typed: an id, a name, or an unambiguous part of either."""
+    if text is None:
+        return None
+    want = "".join(c for c in text.lower() if c.isalnum())
+    ids = sorted(GAME_NAMES)
+    keys = {g: ("".join(c for c in g if c.isalnum()),
+                "".join(c for c in GAME_NAMES[g].lower() if c.isalnum())) for g in ids}
+    exact = [g for g in ids if want in keys[g]]
+    if len(exact) == 1:
+        return exact[0]
+    found = [g for g in ids if any(want in k for k in keys[g])]
+    if len(found) == 1:
+        return found[0]
+    raise UsageError("no single game matches {!r}{}".format(
+        text, " (it could be {})".format(", ".join(found)) if found else ""),
+        "use one of: " + ", ".join(ids))
+
+
+def select(db, args):
+    return db.games(game=game_id(getattr(args, "game", None)),
+                    player=getattr(args, "player", None), board=getattr(args, "board", None))
+
+
+def date_text(row, fmt="%Y-%m-%d %H:%M"):
+    if row.get("played_at") is None:
+        return "?"
+    text = time.strftime(fmt, time.localtime(row["played_at"]))
+    return text + (PULLED_MARK if row.get("date_source") == "pulled" else "")
+
+
+def game_text(row):
+    name = GAME_NAMES.get(row["game_id"], row["game_id"] or "?")
+    v = variant(row["game_id"], row["params"])
+    return "{} ({})".format(name, v) if v else name
+
+
+def winner_text(row):
+    w = row.get("winners") or []
+    players = row.get("players") or []
+    if not w:
+        return "-"
+    if len(w) == len(players) and len(w) > 1:
+        return "tie"
+    return " & ".join(players[i] if i < len(players) else "P{}".format(i + 1) for i in w)
+
+
+def score_text(row):
+    return ":".join(str(s) for s in row.get("scores") or [])
+
+
+def table(rows, headers):
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    line = "  ".join("{{:<{}}}".format(w) for w in widths)
+    out = [line.format(*headers).rstrip(), line.format(*("-" * w for w in widths)).rstrip()]
+    out += [line.format(*r).rstrip() for r in rows]
+    return "\n".join(out)
+
+
+def register(parser):
+    add_filters(parser)
+    parser.add_argument("--crashes", action="store_true",
+                        help="list the crash reports pulled off the boards instead")
+    parser.add_argument("--corrupt", action="store_true",
+                        help="also list records that did not replay (kept aside at pull)")
+
+
+def run(args):
+    with dbmod.Database(args.db) as db:
+        if args.crashes:
+            rows = db.crashes()
+            if not rows:
+                print("no crash reports")
+                return 0
+            print(table([(str(r["id"]), r["board_id"], str(r["seq"]),
+                          time.strftime("%Y-%m-%d %H:%M", time.localtime(r["pulled_at"])),
+                          r["error"] or "") for r in rows],
+                        ("ID", "BOARD", "SEQ", "PULLED", "WHERE|WHAT")))
+            return 0
+        rows = select(db, args)
+        if args.corrupt:
+            rows += [r for r in db.games(include_bad=True) if r["status"] == "corrupt"]
+        if not rows:
+            if db.count() == 0:
+                raise LunchboxError("no games pulled yet ({})".format(db.path),
+                                    "finish a game on the Lunchbox, then: lunchbox pull")
+            print("no games match")
+            return 0
+        out = []
+        for r in rows:
+            if r["status"] != "ok":
+                out.append((str(r["id"]), "-", "corrupt record {} of board {}".format(
+                    r["seq"], r["board_id"]), "", "", r["error"] or ""))
+                continue
+            out.append((str(r["id"]), date_text(r), game_text(r), ", ".join(r["players"]),
+                        winner_text(r), score_text(r)))
+        print(table(out, ("ID", "DATE", "GAME", "PLAYERS", "WINNER", "SCORE")))
+        if any(r.get("date_source") == "pulled" for r in rows):
+            print("{} the board's clock was not set: the date is when the game was pulled"
+                  .format(PULLED_MARK))
+    return 0
