@@ -142,3 +142,20 @@ def test_sim_link_file_for_dash_dash_sim(tmp_path, monkeypatch):
         assert hostlink.data_ports(sim=True) == [rs.port]
         assert cli.main(["pull", "--sim", "--db", str(tmp_path / "g.db")]) == 0
     assert os.path.exists(tmp_path / "g.db")
+
+
+def test_push_names_to_the_simulated_board(tmp_path, capsys):
+    nvm = str(tmp_path / "nvm.bin")
+    with RunningSim(nvm) as rs:
+        assert cli.main(["push", "--port", rs.port, "--names", "anna,bo", "--brightness",
+                         "30", "--clock"]) == 0
+        out = capsys.readouterr().out
+        assert "clock set" in out and "brightness 30%" in out and "ANNA, BO, P3" in out
+        assert cli.main(["push", "--port", rs.port, "--brightness", "35"]) == 2
+        assert "brightness" in capsys.readouterr().err
+    from companion.core.appsettings import AppSettings
+    from companion.core.store import Store
+    from lunchbox import sim_hw
+
+    s = AppSettings.from_bytes(Store(sim_hw.FileNvm(nvm)).load_settings())
+    assert s.names[:2] == ["ANNA", "BO"] and s.brightness == 30

@@ -24,6 +24,7 @@ COMMANDS = (
     ("replay", "lunchbox.replay_cmd", "step through a pulled game, action by action"),
     ("stats", "lunchbox.stats", "win rates, dice fairness and scores over time (--plot: PNGs)"),
     ("export", "lunchbox.export", "write the pulled games as CSV, JSON or a BG Stats import"),
+    ("push", "lunchbox.push", "set the board's player names, brightness, LEDs and clock"),
 )
 
 

@@ -8,6 +8,8 @@ separate, portable implementation; tests check the two agree). docs/records.md d
 import struct
 import zlib
 
+from .errors import LunchboxError
+
 SYNC = b"\xa5\x5a"
 HEADER = 6
 OVERHEAD = 10
@@ -33,8 +35,8 @@ class ProtocolError(ValueError):
     """An answer that parses as a frame but does not make sense."""
 
 
-class DeviceError(Exception):
-    """The device answered ERROR."""
+class DeviceError(LunchboxError):
+    """The device answered ERROR (it refused, or could not do it)."""
 
     def __init__(self, code, message):
         super().__init__("{} ({})".format(message or ERROR_NAMES.get(code, "error"),
