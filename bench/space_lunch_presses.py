@@ -77,23 +77,41 @@ class Plan:
         return " ".join(self.words)
 
 
-def plan(difficulty, seed, first_boot=True):
-    """Play one seeded game as a hint-following player; returns a Plan."""
+class Dealer:
+    """The device's deck in the dealt mode, drawn as the screen draws it (Rng(seed), one
+    weighted draw over the unseen cards each time a card is needed)."""
+
+    def __init__(self, seed):
+        self.rng = Rng(seed)
+
+    def pop(self, e):
+        choices = V.card_choices(e)
+        w = V.weights(e, choices)
+        return self.rng.weighted([(choices[i], w[i]) for i in range(len(w))])
+
+
+def plan(difficulty, seed, first_boot=True, dealt=False):
+    """Play one seeded game as a hint-following player; returns a Plan. ``dealt``: the device
+    deals (its deck seeded with ``seed``: set space_lunch_table.DEAL_SEED), OK places each."""
     p = Plan(difficulty, seed)
     deck = deal(seed)
+    dealer = Dealer(seed) if dealt else None
     g = games.new("space_lunch", difficulty)
     e = g.engine
     p.game = g
     if first_boot:
         p.add(["wait:3000"])  # the first-start toast goes
-    keys = ["next"] * MENU_ROW + ["ok"] + ["next"] * difficulty + ["ok"]
+    keys = ["next"] * MENU_ROW + ["ok"]
+    if dealt:
+        keys += ["prev", "ok", "next"]  # the new-game list's last row, Cards: typed -> dealt
+    keys += ["next"] * difficulty + ["ok"]
     p.add(keys)
     p.setup = len(keys)
     cur = None
     while not e.is_over():
         if e.pending:
-            food = deck.pop(0)
-            keys = _type(e, food)
+            food = dealer.pop(e) if dealt else deck.pop(0)
+            keys = ["ok"] if dealt else _type(e, food)
             g.apply(food)
             if cur is None:
                 p.setup += len(keys)
@@ -104,8 +122,8 @@ def plan(difficulty, seed, first_boot=True):
             a = e.copy()
             a.apply(AUTOMA)
             if not a.is_over() and a.pending:
-                food = deck.pop(0)
-                keys = _type(a, food)
+                food = dealer.pop(a) if dealt else deck.pop(0)
+                keys = ["ok"] if dealt else _type(a, food)
                 g.apply(AUTOMA)
                 g.apply(food)
                 cur[1] += len(keys)

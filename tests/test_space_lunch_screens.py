@@ -69,6 +69,11 @@ def track_apps(monkeypatch):
         original(self, *a, **kw)
 
     monkeypatch.setattr(app_module.App, "__init__", init)
+    from companion import space_lunch, space_lunch_table
+
+    monkeypatch.setattr(space_lunch, "_deal", [False])  # module state: each test starts typed
+    monkeypatch.setattr(space_lunch, "_hints", [True])
+    monkeypatch.setattr(space_lunch_table, "DEAL_SEED", [None])
     yield
     APPS.clear()
 
@@ -122,6 +127,36 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile)
         records = [bytes(r[2]) for r in store.records() if r[1] in (1, 3)]
         assert records and records[-1].endswith(games.record(p.game))
         sim.close()
+
+
+@pytest.mark.parametrize("difficulty", [1, 3])
+def test_dealt_mode_needs_only_ok(difficulty, profile):
+    from companion import space_lunch_table
+
+    p = plan(difficulty, 50 + difficulty, dealt=True)
+    space_lunch_table.DEAL_SEED[0] = p.seed
+    sim = run(profile, stepwise(p))
+    check_steps(sim, p)
+    assert set(p.words[1 + p.setup:]) == {"ok"}  # after the menu: nothing but OK
+    texts = [t for shot in sim.captures for t in shot["texts"]]
+    assert any(t.startswith("Put ") for t in texts)
+    from companion.core.store import Store
+
+    records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
+    assert records and records[-1].endswith(games.record(p.game))
+
+
+def test_hints_off(profile):
+    # new-game list: Hints (row 5) off, then Easy; the first turn has no advice and the
+    # cursor starts on the top card of the Pick column
+    p = plan(0, 100)
+    opening = p.words[3:p.counts.index(9) + 1]
+    sim = run(profile, " ".join(["wait:3000", "ok", "prev", "prev", "ok", "next", "next",
+                                 "ok"] + opening))
+    t = sim.texts()
+    assert t[0].startswith("Take c1 r1")
+    assert "OK: take  </>: move" in t
+    assert not any(x == "no danger" or x.startswith("Automa next") for x in t)
 
 
 def _prefix(p, n):

@@ -23,6 +23,7 @@ from .screens import ListScreen
 GAME_ID = "space_lunch"
 MODE_DUEL = 4
 _hints = [True]  # used when the app's settings have no hints flag (yet)
+_deal = [False]  # the device deals (kept until a restart unless the settings keep it)
 
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
@@ -44,7 +45,30 @@ def screen_for(app, game):
 
 
 def hints_on(app):
+    """Hints (the suggested card, the advice line, the LEDs) on or off: the Settings flag
+    when the app's settings have one, else this module's own (kept until a restart)."""
     return getattr(app.settings, "hints", _hints[0])
+
+
+def deal_on(app):
+    """Cards typed (False) or dealt by the device from its own shuffled deck (True)."""
+    return getattr(app.settings, "deal", _deal[0])
+
+
+def set_deal(app, on):
+    if hasattr(app.settings, "deal"):
+        app.settings.deal = on
+        app.save_settings()
+    else:
+        _deal[0] = on
+
+
+def set_hints(app, on):
+    if hasattr(app.settings, "hints"):
+        app.settings.hints = on
+        app.save_settings()
+    else:
+        _hints[0] = on
 
 
 class SetupScreen(ListScreen):
@@ -54,13 +78,22 @@ class SetupScreen(ListScreen):
     title = "Space Lunch"
 
     def items(self):
-        return [row[0] for row in DIFFICULTIES] + ["Two players"]
+        return [row[0] for row in DIFFICULTIES] + ["Two players", "Hints", "Cards"]
 
     def marks(self):
-        return [V.setup_mark(i) for i in range(4)] + [""]
+        app = self.app
+        return [V.setup_mark(i) for i in range(4)] + [
+            "", "on" if hints_on(app) else "off", "dealt" if deal_on(app) else "typed"]
 
     def activate(self, index):
         app = self.app
+        if index >= 5:
+            if index == 5:
+                set_hints(app, not hints_on(app))
+            else:
+                set_deal(app, not deal_on(app))
+            self.refresh_items()
+            return
         if index < 4:
             app.replace(screen_for(app, games.new(GAME_ID, index)))
             return

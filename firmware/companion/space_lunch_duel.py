@@ -73,8 +73,7 @@ class DuelScreen(SpaceLunchScreen):
             title, line = head, why
         elif e.pending:
             cursor = e.pending[0]
-            title = V.card_prompt(e)
-            line = self.entry_help()
+            title, line = self.entry_lines()
         elif e.must_return():
             t = self.stops[self.sel % len(self.stops)] - RETURN
             title = "{}: 5 drinks".format(names[e.turn])

@@ -83,8 +83,7 @@ class SoloScreen(SpaceLunchScreen):
             line = line[0].upper() + line[1:]
         elif e.pending:
             cursor = e.pending[0]
-            title = V.card_prompt(e)
-            line = self.entry_help()
+            title, line = self.entry_lines()
             if V.opening(e) and e.deck == 36:
                 name, cp, pairs = DIFFICULTIES[e.difficulty]
                 line = V.setup_line(e.difficulty) if not mono else "{} {}c, Automa {}p".format(
@@ -92,7 +91,11 @@ class SoloScreen(SpaceLunchScreen):
         elif self._automa_turn():
             c = e.automa_cell()
             title = "Automa: {} ({})".format(where(c), e.grid[c])
-            if self.choices:
+            if self.choices and self.dealing:
+                line = "Move it; put {} there".format(self.choices[0]) if mono else \
+                    "Automa takes {} ({}); put {} there".format(where(c), e.grid[c],
+                                                                self.choices[0])
+            elif self.choices:
                 line = ("Move it; new card?" if mono else
                         "Automa takes {} (food {}): new card?".format(where(c), e.grid[c]))
             else:

@@ -10,9 +10,12 @@ from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
 from .core.text import fit
 from .game import GameScreen
 from .screens import ListScreen
+from .space_lunch import deal_on
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
 from .ui import TitleBar, text
+
+DEAL_SEED = [None]  # tests set a seed; the device seeds from os.urandom
 
 
 class Layout:
@@ -40,6 +43,9 @@ class SpaceLunchScreen(GameScreen):
         self.choices = []
         self.stops = []
         self.hint = None  # (key, suggested action, advice words, LED state)
+        self.dealing = deal_on(app)  # the device deals the cards: nothing is typed
+        self.dealt = {}  # action count -> the card dealt there
+        self._rng = None
         super().__init__(app, game)
         d = self.d
         lay = self.lay = Layout(d)
@@ -94,7 +100,29 @@ class SpaceLunchScreen(GameScreen):
 
     def _wheel_for(self, e):
         self.choices = V.card_choices(e)
+        if self.dealing:
+            # the device's own deck: one card, drawn once per state (kept through undo)
+            food = self.dealt.get(self.key)
+            if food not in self.choices:
+                w = V.weights(e, self.choices)
+                food = self.rng().weighted([(self.choices[i], w[i]) for i in range(len(w))])
+                self.dealt[self.key] = food
+            self.choices = [food]
+            self.sel = 0
+            return
         self.sel = V.picker_start(self.choices, V.weights(e, self.choices))
+
+    def rng(self):
+        if self._rng is None:
+            import os
+
+            from shared_rules._compat import Rng
+
+            seed = DEAL_SEED[0]
+            if seed is None:
+                seed = int.from_bytes(os.urandom(4), "big")
+            self._rng = Rng(seed)
+        return self._rng
 
     def _automa_turn(self):
         return False
@@ -128,7 +156,20 @@ class SpaceLunchScreen(GameScreen):
                     shown = ""
             self.grid.set(c, food, mark, shown)
 
+    def entry_lines(self):
+        """Top and bottom lines while a card is entered (typed) or placed (dealt)."""
+        e = self.e
+        if not self.dealing:
+            return V.card_prompt(e), self.entry_help()
+        title = "Put {} at {}".format(self.choices[0], where(e.pending[0]))
+        line = self.entry_help()
+        if V.opening(e) and not self.d.mono:
+            line = "card {} of 9: {}".format(37 - e.deck, line)
+        return title, line
+
     def entry_help(self):
+        if self.dealing:
+            return "OK when it is there" if self.d.mono else "OK when the card is there"
         return "prev/next: food  OK: enter" if not self.d.mono else "</>: food OK: enter"
 
     # --- buttons ---------------------------------------------------------------------------
@@ -171,6 +212,7 @@ class SpaceLunchScreen(GameScreen):
     def enter_card(self):
         food = self.choices[self.sel]
         if self._automa_turn():
+            self.dealt[self.key + 1] = food  # the card just placed, not a new draw
             if not self.act(AUTOMA) or self.game.is_terminal():
                 return
         self.act(food)
