@@ -1,0 +1,102 @@
+"""Let's Do Lunch on the game protocol (``target`` points, ``strict`` 0/1). The engine is the
+``Match`` (``self.engine``); its action codes are kept: rolls 111-333 (the sorted dice, a chance
+action), placements ``10 * column + row``, ANNOUNCED (1) / FORGOT (2) from the table in a
+strict game. Each game of a match is its own record: when a game ends the table sees the
+result (``ended``: winner, points, the final board) and NEXT_GAME (0) starts the next game as a
+new record whose base is the match as it then stands. A finished game is not undone.
+"""
+
+from shared_rules._compat import const
+from shared_rules.lets_do_lunch import ANNOUNCE, ANNOUNCED, FORGOT, OVER, PLACE, ROLL, START
+from shared_rules.protocol import CHANCE, TABLE, TERMINAL, Game
+
+NEXT_GAME = const(0)
+
+
+class LetsDoLunchGame(Game):
+    game_id = "lets_do_lunch"
+    index = 1
+    defaults = (20, 0)  # target points, strict table
+
+    def _check(self, params):
+        if params[0] < 1:
+            raise ValueError("the target must be at least 1 point")
+        if params[1] > 1:
+            raise ValueError("strict is 0 (off) or 1 (on)")
+
+    def _start(self):
+        from shared_rules.lets_do_lunch_match import Match
+
+        if self.base:
+            self.engine = Match.from_bytes(self.base)
+        else:
+            self.engine = Match(self.params[0], bool(self.params[1]), undo_limit=0)
+        self.ended = None  # (winner, points, final Board) once this record's game is over
+
+    def _load_base(self, base):
+        from shared_rules.lets_do_lunch_match import Match
+
+        m = Match.from_bytes(base)
+        if m.target != self.params[0] or m.strict != bool(self.params[1]):
+            raise ValueError("the match state does not match the record's settings")
+        if m.phase != START or m.undo_limit:
+            raise ValueError("a record starts at a game's first roll")
+
+    def apply(self, action):
+        if action == NEXT_GAME and self.current_player() == TABLE and self.ended is not None:
+            self.set_base(self.engine.to_bytes())  # a new record: the last game is final
+            return None
+        return Game.apply(self, action)
+
+    def _do(self, action):
+        if self.ended is not None:
+            raise ValueError("this game is over: start the next one")
+        e = self.engine
+        ends = e.phase == PLACE and e.hands[e.player] == 1
+        if ends:
+            final = e.board.copy()
+            final_col, p = e.column, e.player
+        eaten = e.apply(action)
+        if ends:
+            final.place(p, final_col, action % 10)
+            self.ended = (p, e.last_result[1], final)
+        return eaten
+
+    def current_player(self):
+        e = self.engine
+        if e.phase == OVER:
+            return TERMINAL
+        if self.ended is not None:
+            return TABLE
+        if e.phase == START or e.phase == ROLL:
+            return CHANCE
+        if e.phase == ANNOUNCE:
+            return TABLE
+        return e.player
+
+    def legal_actions(self):
+        if self.current_player() == TABLE and self.ended is not None:
+            return [NEXT_GAME]
+        return self.engine.legal_actions()
+
+    def chance_outcomes(self):
+        if self.current_player() != CHANCE:
+            return []
+        return self.engine.chance_outcomes()
+
+    def winners(self):
+        w = self.engine.winner()
+        return [] if w is None else [w]
+
+    def scores(self):
+        return list(self.engine.scores)
+
+    def describe(self, action):
+        if action == NEXT_GAME and self.ended is not None:
+            return "next game"
+        if self.engine.phase == ANNOUNCE:
+            return "last man announced" if action == ANNOUNCED else "last man forgotten" \
+                if action == FORGOT else "?"
+        if action >= 111:
+            return "roll {}-{}-{}".format(action // 100, action // 10 % 10, action % 10)
+        return "P{} c{} r{}".format(self.engine.player + 1, action // 10, action % 10)

@@ -1,0 +1,151 @@
+"""The game protocol's base class: what every game object shares (docs/design.md, "The game
+protocol"). A game is its parameters, an optional base state and the int actions applied since.
+That one log gives the saved bytes, the record the host pulls, the replay, and undo: undo
+replays the log minus its last action from the start (the one undo mechanism), so it works the
+same after a restore from bytes.
+
+A subclass (one per game, wrapping its rules engine as ``self.engine``) provides ``_start()``
+(a fresh engine from ``self.params`` and ``self.base``), ``_do(action)`` (ValueError in a
+player's words and no change when the action is illegal; may return a small result),
+``current_player()``, ``legal_actions()``, ``winners()``, ``scores()`` and ``describe()``.
+"""
+
+from shared_rules._codec import checksum
+from shared_rules._compat import const
+
+CHANCE = const(-1)  # a card dealt or dice rolled: typed in by the table or drawn by the device
+TERMINAL = const(-4)
+TABLE = const(-5)  # a decision the whole table takes (who called Lunch, the next game...)
+
+FORMAT = const(1)  # the record format (byte 0)
+MAX_ACTION = const(0x1FFFFF)  # three bytes of 7 bits
+MAX_PARAMS = const(8)
+
+
+def put_action(out, a):
+    """Append ``a`` (0..MAX_ACTION) in 1-3 bytes: 7 bits a byte, high bit = more follows."""
+    if type(a) is not int or a < 0 or a > MAX_ACTION:
+        raise ValueError("action {!r} out of range".format(a))
+    while a > 127:
+        out.append(0x80 | (a & 127))
+        a >>= 7
+    out.append(a)
+
+
+def read_actions(data, pos, end):
+    out = []
+    while pos < end:
+        a = 0
+        shift = 0
+        while True:
+            if pos >= end or shift > 14:
+                raise ValueError("record: an action is cut short")
+            b = data[pos]
+            pos += 1
+            a |= (b & 127) << shift
+            shift += 7
+            if not b & 128:
+                break
+        out.append(a)
+    return out
+
+
+class Game:
+    game_id = ""
+    index = 0  # the game's row in games.TABLE (byte 1 of a record)
+    defaults = ()  # the parameters' defaults; a subclass checks their ranges in _check
+
+    def __init__(self, *params):
+        if len(params) > len(self.defaults):
+            raise ValueError("{} takes at most {} settings".format(self.game_id,
+                                                                  len(self.defaults)))
+        params = tuple(params) + tuple(self.defaults[len(params):])
+        for p in params:
+            if type(p) is not int or p < 0 or p > 255:
+                raise ValueError("{}: a setting must be a small number, got {!r}".format(
+                    self.game_id, p))
+        self.params = params
+        self._check(params)
+        self.base = b""
+        self._log = []
+        self._start()
+
+    def _check(self, params):
+        pass
+
+    # ---- what a subclass provides ---------------------------------------------------------
+
+    def _start(self):
+        raise NotImplementedError
+
+    def _do(self, action):
+        raise NotImplementedError
+
+    def chance_outcomes(self):
+        return []
+
+    # ---- the protocol ---------------------------------------------------------------------
+
+    def is_terminal(self):
+        return self.current_player() == TERMINAL
+
+    def apply(self, action):
+        """Play one action; ValueError (nothing changed) when it is not legal now."""
+        if type(action) is not int:
+            raise ValueError("an action is a number, not {!r}".format(action))
+        if self.is_terminal():
+            raise ValueError("the game is over")
+        result = self._do(action)
+        self._log.append(action)
+        return result
+
+    def actions(self):
+        return list(self._log)
+
+    def can_undo(self):
+        return len(self._log) > 0
+
+    def undo(self):
+        """Take back the last action (any number of times, back to the record's start)."""
+        if not self._log:
+            raise ValueError("nothing to undo")
+        self._replay(self._log[:-1])
+
+    def _replay(self, actions):
+        log = self._log
+        self._log = []
+        self._start()
+        try:
+            for a in actions:
+                self._do(a)
+                self._log.append(a)
+        except ValueError:
+            self._log = log  # cannot happen for a log this object made: keep it intact
+            raise
+
+    # ---- saved bytes and records ------------------------------------------------------------
+
+    def to_bytes(self):
+        """The record (format 1): version, game index, parameters, base state, actions,
+        checksum. It is also the saved game: ``games.from_bytes`` replays it."""
+        out = bytearray((FORMAT, self.index, len(self.params)))
+        out.extend(bytes(self.params))
+        n = len(self.base)
+        out.append(n >> 8)
+        out.append(n & 255)
+        out.extend(self.base)
+        for a in self._log:
+            put_action(out, a)
+        out.extend(checksum(out))
+        return bytes(out)
+
+    def set_base(self, base):
+        """Start the log from a saved engine state instead of a new game (Let's Do Lunch: each
+        game of a match is its own record, starting from the match as it stood)."""
+        self._load_base(bytes(base))  # ValueError when the state is corrupt
+        self.base = bytes(base)
+        self._log = []
+        self._start()
+
+    def _load_base(self, base):
+        raise ValueError("{} records have no base state".format(self.game_id))

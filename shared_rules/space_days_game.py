@@ -1,0 +1,93 @@
+"""Space Days on the game protocol (``players`` 2-6, ``first`` seat, ``start_hand`` cards
+dealt at the start). The engine's 6-field action ``(op, kind, board, day, i, j)`` packs into one
+int, the fields most often used in the low bits so a draw or a card takes one or two bytes:
+
+    a = op + 8 * (kind + 32 * (board + 8 * (day + 8 * (i + 16 * j))))
+"""
+
+from shared_rules.protocol import TERMINAL, Game
+from shared_rules.space_days_cards import CARDS, DAYS, KINDS
+from shared_rules.space_days_legal import CARD, DRAW, OPS, PASS, REPLY
+
+
+def encode(t):
+    op, kind, b, day, i, j = t
+    if i > 15 or j > 15:
+        raise ValueError("a stack position over 15")  # seven days of a few cards never get here
+    return op + 8 * (kind + 32 * (b + 8 * (day + 8 * (i + 16 * j))))
+
+
+def decode(a):
+    if type(a) is not int or a < 0:
+        raise ValueError("no Space Days move {!r}".format(a))
+    op = a & 7
+    a >>= 3
+    kind = a & 31
+    a >>= 5
+    b = a & 7
+    a >>= 3
+    day = a & 7
+    a >>= 3
+    i = a & 15
+    j = a >> 4
+    if op >= len(OPS) or kind >= KINDS or day >= 7 or j > 15:
+        raise ValueError("that is not a Space Days move")
+    return (op, kind, b, day, i, j)
+
+
+def card_name(kind):
+    return CARDS[kind][0].replace("_", " ")
+
+
+class SpaceDaysGame(Game):
+    game_id = "space_days"
+    index = 4
+    defaults = (2, 0, 0)  # players, first seat, start hand
+
+    def _check(self, params):
+        if not 2 <= params[0] <= 6:
+            raise ValueError("Space Days is for 2 to 6 players")
+        if params[1] >= params[0]:
+            raise ValueError("the first player must be one of the seats")
+
+    def _start(self):
+        from shared_rules.space_days import SpaceDays
+
+        p = self.params
+        self.engine = SpaceDays(p[0], p[1], start_hand=p[2])
+
+    def _do(self, action):
+        t = decode(action)
+        e = self.engine
+        e.apply(t)  # ValueError with the rule's reason, nothing changed
+        e._history.pop()  # the protocol's log is the one undo history
+
+    def current_player(self):
+        e = self.engine
+        if e.is_over():
+            return TERMINAL
+        return e.current_player()
+
+    def legal_actions(self):
+        return [encode(t) for t in self.engine.legal_actions()]
+
+    def chance_outcomes(self):
+        return [(encode(t), w) for t, w in self.engine.chance_outcomes()]
+
+    def winners(self):
+        return self.engine.winners() if self.engine.is_over() else []
+
+    def scores(self):
+        return self.engine.scores()
+
+    def describe(self, action):
+        op, kind, b, day, i, j = decode(action)
+        if op == DRAW or op == PASS:
+            return OPS[op]
+        if op == CARD:
+            return "card " + card_name(kind)[:13]
+        d = DAYS[day][:3]
+        if op == REPLY:
+            return "web reply {} {}/{}".format(d, i, j)
+        tail = " P{} {}".format(b + 1, d)
+        return card_name(kind)[:18 - len(tail)] + tail
