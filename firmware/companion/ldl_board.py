@@ -124,7 +124,7 @@ class BoardWidget:
                     v = grid
                     if mono and grid != _BG and (x + y) % 2:
                         v = _BG  # dotted grid lines on mono
-                elif mono and bg == RIVER and (x + 2 * y) % 4 == 1:
+                elif mono and bg == RIVER and y % 2 == 0 and (x + y) % 4 == 0:
                     v = _RIVER
                 b[x0 + x, y] = v
         if what == EMPTY:

@@ -98,7 +98,7 @@ def _main(p):
             w = m.winner()
             return p.name(w), w, "{}:{}".format(m.scores[0], m.scores[1]), "wins the match"
         w, points, _board = g.ended
-        return p.name(w), w, "+{}".format(points), "wins game {}. OK".format(m.games)
+        return p.name(w), w, "+{} points".format(points), "wins game {}. OK".format(m.games)
     if mode == ASK:
         q = 1 - m.player
         return p.name(q), q, "last man?", ("> said it", "> forgot")[p.answer]

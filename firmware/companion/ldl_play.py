@@ -127,7 +127,8 @@ class PlayScreen(GameScreen):
         start = m.phase == START
         if not self.act(roll_action(dice)):
             return
-        self.ghosts = []
+        if self.setup.typed or not self.is_computer(seat):
+            self.ghosts = []
         self.dline = dice_line(dice)
         col, again = roll_outcome(dice)
         self.note = ""
@@ -156,24 +157,27 @@ class PlayScreen(GameScreen):
             return
         eaten = [] if self.game.ended is not None else m.last_eaten
         self.last = (row - 1) * 7 + col - 3
-        self.ghosts = [((r - 1) * 7 + c - 3, 1 - seat) for c, r in eaten]
+        # the crosses stay until a person acts: the human's captures are still shown while
+        # the computer answers
+        self.ghosts += [((r - 1) * 7 + c - 3, 1 - seat) for c, r in eaten]
         if self.is_computer(seat):
             self.note = move_words(col, row, len(eaten))
             if again and self.game.current_player() == CHANCE:
                 self.app.notify("Triple: computer rolls again")
         else:
-            self.note = "eats {}!".format(len(eaten)) if eaten else ""
+            self.note = "ate {}".format(len(eaten)) if eaten else ""
         if eaten:
             self._leds([LED_EAT] * len(eaten))
-        self._after(seat)
+        self._after(seat, True)
 
-    def _after(self, seat):
+    def _after(self, seat, placed=False):
         """The computer's moves, and a human's pass just before the computer rolls, stay on
         screen until OK; the last man is announced as the next roll comes up."""
         self.mode = self._decide()
         g = self.game
         nxt = self.m.player if g.current_player() == CHANCE else None
-        if self.mode not in (ENDED, THINKING) and (self.is_computer(seat) or (
+        if self.mode != ENDED and (
+                (self.is_computer(seat) and (placed or self.mode != THINKING)) or (
                 self.is_computer(nxt) and self.note == "pass" and not self.setup.typed)):
             self.mode = HOLD
             self.held = seat
