@@ -34,3 +34,46 @@ def test_seats_from_the_record_header():
     assert records.seats(bytes((1, 2, 1, 5))) == 5  # Aqua Brunch, 5 players
     assert records.seats(bytes((1, 3, 0))) == 2  # Space Battle, default
     assert records.seats(b"\x01") == 0 and records.seats(bytes((1, 9, 0))) == 0
+
+
+def _store():
+    from _flash import FlashNVM
+
+    from companion.core.store import Store
+
+    return Store(FlashNVM(4096))
+
+
+def test_room_counts_down_to_a_drop_and_the_warning_says_so():
+    s = _store()
+    rec = bytes(150)
+    start = s.room(len(rec))
+    assert start > records.NEARLY_FULL and records.warning(s, 1) is None
+    added = 0
+    while s.room(len(rec)) > 0:
+        before = s.room(len(rec))
+        s.append_record(records.KIND_GAME, rec)
+        added += 1
+        assert s.room(len(rec)) == before - 1
+    assert added == start
+    # every record added so far is still there, whatever compactions happened
+    assert records.waiting(s) == added and len(s.records()) == added
+    msg = records.warning(s, 1)
+    assert msg.startswith("Memory full: {} games not pulled".format(added))
+    # the warned-about next game does push the oldest out (at the compaction)
+    for _ in range(30):  # (the drop comes at the next compaction, when the sector is full)
+        s.append_record(records.KIND_GAME, rec)
+    assert records.waiting(s) < added + 30
+    # a pull empties it again
+    s.ack_records(s.records()[-1][0])
+    assert records.warning(s, 1) is None
+
+
+def test_nearly_full_message_and_crashes_do_not_count_as_games():
+    s = _store()
+    s.append_record(records.KIND_CRASH, b"x")
+    assert records.waiting(s) == 0
+    while s.room(records.TYPICAL[2]) >= records.NEARLY_FULL:
+        s.append_record(records.KIND_GAME, bytes(records.TYPICAL[2]))
+    msg = records.warning(s, 2)
+    assert msg.startswith("Memory nearly full:") and "room for" in msg

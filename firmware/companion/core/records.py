@@ -26,6 +26,36 @@ MAX_NAMES = const(7)
 _DEFAULT_SEATS = (1, 2, 3, 2, 2, 4, 2, 2)  # 5-7: the table scoreboards (issue 15)
 
 
+# Typical finished-game record sizes in bytes (envelope included), by game index: measured
+# over random games (docs/records.md); the "memory nearly full" warning uses them.
+TYPICAL = (90, 170, 260, 200, 200)
+NEARLY_FULL = const(3)  # warn when fewer games than this fit
+
+
+def waiting(store):
+    """How many finished games wait on the board for ``lunchbox pull``."""
+    n = 0
+    for r in store.records():
+        if r[1] == KIND_RECORD or r[1] == KIND_GAME:
+            n += 1
+    return n
+
+
+def warning(store, game_index):
+    """None, or what to tell the player before a game starts when the memory is nearly full
+    of games not pulled (the oldest would be dropped to make room)."""
+    size = TYPICAL[game_index] if 0 <= game_index < len(TYPICAL) else 256
+    room = store.room(size)
+    if room >= NEARLY_FULL:
+        return None
+    n = waiting(store)
+    if room == 0:
+        return ("Memory full: {} games not pulled. This game will push out the oldest. "
+                "Pull them with lunchbox pull first.").format(n)
+    return ("Memory nearly full: {} games not pulled, room for {} more. "
+            "Pull them with lunchbox pull.").format(n, room)
+
+
 def seats(record):
     """How many seats (people) played the game in ``record`` (from its header only)."""
     if len(record) < 3:

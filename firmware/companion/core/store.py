@@ -178,6 +178,24 @@ class Store:
         self._commit(K_ACK, n.to_bytes(4, "big"), saved)
         return True
 
+    def room(self, size, game_size=None):
+        """How many more ring records of ``size`` payload bytes fit before a compaction would
+        have to drop one the host has not acknowledged yet, counting a saved game of
+        ``game_size`` bytes (default ``size``: the game being played is saved while its record
+        is written). 0: the next one may push the oldest waiting record out."""
+        if self._end == 0:
+            return 0xFFFF  # memory only: nothing is kept anyway, nothing to warn about
+        total = BASE_SIZE + OVERHEAD + 1 + MAX_ID_LEN + (size if game_size is None
+                                                           else game_size)
+        if self._settings is not None:
+            total += OVERHEAD + len(self._settings[1])
+        for r in self.records():
+            total += OVERHEAD + 1 + len(r[2])
+        budget = self._end - self._end // 2
+        if total >= budget:
+            return 0
+        return (budget - total) // (OVERHEAD + 1 + size)
+
     def stats(self):
         """Figures for the about screen."""
         return {
