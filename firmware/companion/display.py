@@ -41,11 +41,21 @@ class _Display:
     def refresh(self):
         self.driver.refresh()
 
+    dimmable = True  # False once the driver has said it cannot dim
+
     def set_brightness(self, percent):
-        """0..100; never fully dark (the box would look switched off)."""
+        """0..100; never fully dark (the box would look switched off). A panel that cannot
+        dim stays at full brightness: CircuitPython raises RuntimeError("Brightness not
+        adjustable") for a display with neither a backlight pin nor a brightness command
+        (an ST7789 wired without its backlight), and for an I2C bus busy at that moment, so
+        that one is not taken as final."""
+        if not self.dimmable:
+            return
         try:
-            self.driver.brightness = max(10, percent) / 100
-        except (AttributeError, NotImplementedError, ValueError):
+            self.driver.brightness = min(100, max(10, percent)) / 100
+        except (AttributeError, NotImplementedError):
+            self.dimmable = False
+        except RuntimeError:
             pass
 
 

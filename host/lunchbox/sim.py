@@ -324,7 +324,8 @@ class Simulator:
         SimDisplay = sim_hw.make_display_class()
         try:
             self.driver = SimDisplay(w, h, scale=scale, window=(mode == "window"), strip=strip,
-                                     lazy=(mode == "headless"), auto_refresh=False)
+                                     lazy=(mode == "headless"), auto_refresh=False,
+                                     brightness_adjustable=sim_hw.brightness_adjustable(self.cfg))
         except Exception as e:  # pygame.error without a usable video device
             raise LunchboxError("cannot open a window: {}".format(e),
                                 "use --terminal, or --headless with --keys") from None

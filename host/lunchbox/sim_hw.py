@@ -65,8 +65,9 @@ def make_display_class():
         NeoPixel strip drawn under it."""
 
         def __init__(self, width, height, scale=1, window=False, strip=0, lazy=False,
-                     **kwargs):
+                     brightness_adjustable=True, **kwargs):
             self._scale = scale
+            self._adjustable = True  # the constructor sets it quietly, as CircuitPython's does
             # lazy (headless): a refresh only notes that the screen changed; the pixels are
             # drawn when someone looks (render()). Blinka draws pixel by pixel in Python.
             self._lazy = lazy
@@ -78,6 +79,22 @@ def make_display_class():
             self.refresh_count = 0
             self.pixel_colors = []
             super().__init__(width=width, height=height, caption="Lunchbox simulator", **kwargs)
+            self._adjustable = brightness_adjustable
+
+        @property
+        def brightness(self):
+            return self._brightness
+
+        @brightness.setter
+        def brightness(self, value):
+            # as CircuitPython's busdisplay: the range first, then a display with neither a
+            # backlight pin nor a brightness command refuses (Blinka accepts anything)
+            value = float(value)
+            if not 0 <= value <= 1:
+                raise ValueError("brightness must be 0-1")
+            if not self._adjustable:
+                raise RuntimeError("Brightness not adjustable")
+            self._brightness = value
 
         def _initialize(self, init_sequence):
             pygame.init()
@@ -143,6 +160,12 @@ def make_display_class():
     return SimDisplay
 
 
+def brightness_adjustable(cfg):
+    """Whether the device's display could dim: adafruit_st7789 sends no brightness command, so
+    an ST7789 needs its backlight pin; adafruit_displayio_ssd1306 dims by command (0x81)."""
+    return cfg["display"] != "st7789" or "backlight" in cfg["display_pins"]
+
+
 class ScriptButtons:
     """Button transitions queued by the keyboard or the key script; ``poll`` drains them."""
 
@@ -178,6 +201,25 @@ class RealClock:
         return int((time.monotonic() - self.t0) * 1000) & TICKS_MASK
 
 
+def check_nvm_write(size, index, value):
+    """Raise what CircuitPython's microcontroller.nvm (nvm.ByteArray) raises for a write a
+    bytearray would take: a bytearray grows or shrinks when a slice and its value differ in
+    length, the device refuses (and a slice past the end is cut to the end first)."""
+    if isinstance(index, slice):
+        start, stop, step = index.indices(size)
+        if step != 1:
+            raise NotImplementedError("only slices with step=1 (aka None) are supported")
+        if not isinstance(value, (bytes, bytearray, memoryview)):
+            raise NotImplementedError("array/bytes required on right side")
+        if len(value) != max(0, stop - start):
+            raise ValueError("Slice and value different lengths.")
+    else:
+        if not isinstance(value, int):
+            raise TypeError("can't convert {} to int".format(type(value).__name__))
+        if not 0 <= value <= 255:
+            raise ValueError("bytes must be 0-255")
+
+
 class FileNvm:
     """A bytearray-like 4 KB nvm kept in a file (or only in memory when path is None).
 
@@ -210,6 +252,7 @@ class FileNvm:
         return self.data[index]
 
     def __setitem__(self, index, value):
+        check_nvm_write(len(self.data), index, value)
         self.data[index] = value
         self.writes += 1
         self.bytes_written += len(value) if isinstance(index, slice) else 1

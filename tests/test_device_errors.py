@@ -1,0 +1,88 @@
+"""What the real CircuitPython modules raise where Blinka and the stand-ins would not, and
+how the firmware copes: the simulator raises what the device raises (sim_hw), and these tests
+drive the firmware into each case. The behaviours are taken from CircuitPython's source
+(shared-bindings and shared-module, CircuitPython 10)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox import sim_hw  # noqa: E402
+from lunchbox.sim import Simulator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def no_backlight(tmp_path):
+    """A custom Display Pack build whose ST7789 has no backlight pin (always on)."""
+    text = (ROOT / "hardware" / "profiles" / "pico-display-pack.toml").read_text()
+    text = text.replace('backlight = "GP20"\n', "")
+    path = tmp_path / "no-backlight.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_simulator_refuses_brightness_without_a_backlight(no_backlight):
+    sim = Simulator(no_backlight, mode="headless")
+    with pytest.raises(RuntimeError, match="Brightness not adjustable"):
+        sim.driver.brightness = 0.5
+    with pytest.raises(ValueError):
+        sim.driver.brightness = 1.5
+    sim.close()
+    sim = Simulator("pico-display-pack", mode="headless")
+    sim.driver.brightness = 0.5  # a backlight pin: dims
+    assert sim.driver.brightness == 0.5
+    sim.close()
+
+
+def test_an_st7789_without_backlight_starts_and_keeps_running(no_backlight, tmp_path):
+    """The app sets the brightness at start and from Settings: on a panel that cannot dim
+    that must not crash (it did: a crash loop, the menu never shown)."""
+    sim = Simulator(no_backlight, mode="headless")
+    sim.run_script("wait:3000")
+    assert sim.texts()[0] == "Lunchbox"  # not "Oops - restarting"
+    sim.close()
+    # Settings > Brightness: change it, OK: saved, and still in Settings
+    sim = Simulator(no_backlight, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
+    sim.run_script("wait:3000 prev ok ok prev prev ok")
+    assert sim.texts()[0] == "Settings"
+    assert "30%" in sim.texts()  # 50% less two steps, saved
+    assert sim.hw.display.dimmable  # a RuntimeError is not taken as final (a busy I2C bus)
+    sim.close()
+
+
+# microcontroller.nvm: shared-bindings/nvm/ByteArray.c
+
+
+def test_nvm_refuses_a_slice_and_value_of_different_lengths(tmp_path):
+    nvm = sim_hw.FileNvm(str(tmp_path / "nvm.bin"))
+    with pytest.raises(ValueError, match="different lengths"):
+        nvm[0:4] = b"abc"  # a bytearray would shrink to 4095 bytes
+    with pytest.raises(ValueError, match="different lengths"):
+        nvm[4090:4100] = bytes(10)  # cut to 4090:4096 first, as the device does; no growth
+    with pytest.raises(NotImplementedError):
+        nvm[0:4:2] = b"ab"
+    with pytest.raises(NotImplementedError):
+        nvm[0:2] = [1, 2]
+    with pytest.raises(ValueError):
+        nvm[0] = 256
+    assert len(nvm) == 4096 and nvm.writes == 0 and nvm[0:4] == b"\xff" * 4
+    nvm[4092:4096] = b"abcd"
+    nvm[0] = 7
+    assert nvm[4092:] == b"abcd" and nvm[0] == 7 and nvm.writes == 2
+
+
+def test_the_store_writes_nvm_as_the_device_accepts(tmp_path):
+    """The store's saves, records and compactions go through the device's rules: a whole run
+    of the calculator with saves, a power cut and a resume."""
+    nvm = str(tmp_path / "nvm.bin")
+    sim = Simulator("pico-ssd1306-5btn", nvm_path=nvm, mode="headless")
+    sim.run_script("next next ok ok " + "next ok " * 3 + ("next ok prev ok " * 40) + "reset ok")
+    assert sim.texts()[0].startswith("Strength")
+    assert sim.nvm.writes > 80
+    sim.close()
