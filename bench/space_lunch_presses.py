@@ -65,6 +65,7 @@ class Plan:
         self.setup = 0
         self.rounds = []  # [choosing, typing] per round
         self.game = None
+        self.dealt = False
         self.counts = []  # per key word: how many actions the game has after it
 
     def add(self, keys):
@@ -96,6 +97,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
     p = Plan(difficulty, seed)
     deck = deal(seed)
     dealer = Dealer(seed) if dealt else None
+    p.dealt = dealt
     g = games.new("space_lunch", difficulty)
     e = g.engine
     p.game = g
@@ -157,6 +159,10 @@ def check(p, profile, sim_factory):
     from companion.core.store import Store
 
     sim = sim_factory(profile)
+    from companion import space_lunch, space_lunch_table
+
+    space_lunch._deal[0] = False  # the new-game list's Cards row is kept in RAM: start typed
+    space_lunch_table.DEAL_SEED[0] = p.seed if p.dealt else None
     try:
         sim.run_script(p.script())
         # kind 1: a bare record; kind 3: the record at the end of an envelope (names, date)
@@ -184,6 +190,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", default="pico-display-pack")
     ap.add_argument("--no-sim", action="store_true", help="count only, without the simulator")
+    ap.add_argument("--dealt", action="store_true", help="the device deals (nothing typed)")
     args = ap.parse_args(argv)
     t0 = time.time()
     rounds, setups, per_diff = [], [], {}
@@ -191,7 +198,7 @@ def main(argv=None):
     for i in range(args.games):
         d = i % 4
         seed = args.seed + i
-        p = plan(d, seed)
+        p = plan(d, seed, dealt=args.dealt)
         if not args.no_sim:
             check(p, args.profile, simulator)
         setups.append(p.setup)
@@ -204,11 +211,12 @@ def main(argv=None):
     n = len(rounds)
     choose = sum(r[0] for r in rounds) / n
     typed = sum(r[1] for r in rounds) / n
-    print("Space Lunch solo, typed deck, hint-following player: {} games ({} per difficulty), "
-          "seeds {}..{}, {}".format(args.games, args.games // 4, args.seed,
-                                   args.seed + args.games - 1,
-                                   "checked in the simulator (" + args.profile + ")"
-                                   if not args.no_sim else "not run in the simulator"))
+    mode = "dealt by the device" if args.dealt else "typed deck"
+    where = ("checked in the simulator (" + args.profile + ")" if not args.no_sim
+             else "not run in the simulator")
+    print("Space Lunch solo, {}, hint-following player: {} games ({} per difficulty), "
+          "seeds {}..{}, {}".format(mode, args.games, args.games // 4, args.seed,
+                                    args.seed + args.games - 1, where))
     print("rounds: {}   presses per round: mean {:.2f} (choosing {:.2f} + typing {:.2f}), "
           "worst {} (difficulty {}, seed {})".format(n, choose + typed, choose, typed, worst[0],
                                                      *worst[1]))
