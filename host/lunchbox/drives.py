@@ -235,7 +235,10 @@ def read_boot_out(drive):
             hint="press the board's reset button once (CircuitPython writes boot_out.txt "
                  "at start-up), or check --drive points at CIRCUITPY") from None
     except OSError as e:
-        raise LunchboxError("cannot read {}: {}".format(path, e.strerror or e)) from None
+        raise LunchboxError("cannot read {}: {}".format(path, e.strerror or e),
+                            hint="CircuitPython writes a small boot_out.txt at every start: "
+                                 "delete this one from the drive and press the board's reset "
+                                 "button") from None
     try:
         return parse_boot_out(text)
     except ValueError as e:

@@ -533,6 +533,7 @@ class Target:
         if not stat.S_ISREG(st.st_mode):
             raise not_a_file(path, st.st_mode)
         self._hook("remove", path)
+        self.check(rel)
         try:
             os.remove(path)
         except FileNotFoundError:
