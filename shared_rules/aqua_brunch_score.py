@@ -5,13 +5,14 @@ device does the arithmetic (shared_rules.aqua_brunch: strength, take_order, divi
 Every entry is one int in its own range, so a record needs a byte an entry:
 
     0-7    a predator card of the seat being entered (CARDS index)     that seat
-    8-23   the seat's aqua cards, 8 + a mask (bit i = AQUA_VALUES[i])   that seat
+    9-23   the seat's aqua cards, 8 + a mask (bit i = AQUA_VALUES[i]), entered before the
+           food card and only by a seat that drew some (none is the default)  that seat
     24-30  the seat's food card (FOOD_VALUES index)                    that seat
     31-37  Lunch was called by seat 0-6 (asked only when it breaks a tie)   the table
     38-44  the taker takes the food card of that colour (seat), asked only when
            equal-valued cards of two other colours remain                  the table
 
-Seats are entered in order: three predators, the aqua cards, the food card. Checks a table
+Seats are entered in order: three predators, the aqua cards if any, the food card. Checks a table
 can make: at most the deck's copies of each predator in one round, each aqua card with one
 seat, and each player's seven food cards (one of each value) played once each.
 Decisions: docs/scoring.md.
@@ -82,11 +83,9 @@ class AquaScore(Game):
     # ---- the entry ----------------------------------------------------------------------
 
     def step(self):
-        """0..2 the predator card being entered, 3 the aqua cards, 4 the food (ENTRY only)."""
+        """0..2 the predator card being entered, 3 the food card (or first the aqua cards)."""
         h = len(self.hands[self.seat])
-        if h < 3:
-            return h
-        return 3 if self.aqua[self.seat] < 0 else 4
+        return h if h < 3 else 3
 
     def remaining(self, kind):
         """Copies of a predator not yet entered this round."""
@@ -122,10 +121,11 @@ class AquaScore(Game):
         out = []
         for s in range(self.n):
             h = self.hands[s]
-            if len(h) < 3 or self.aqua[s] < 0:
+            if len(h) < 3:
                 out.append(None)
             else:
-                aq = [AQUA_VALUES[i] for i in range(4) if self.aqua[s] >> i & 1]
+                aq = [AQUA_VALUES[i] for i in range(4) if self.aqua[s] > 0 and
+                      self.aqua[s] >> i & 1]
                 out.append(strength([CARDS[k] for k in h], aq))
         return out
 
@@ -207,13 +207,13 @@ class AquaScore(Game):
             return [LUNCH + s for s in range(self.n)]
         if self.state == ASK_TAKE:
             return [TAKE + s for s in self.pending_take()[2]]
-        step = self.step()
-        if step < 3:
+        if self.step() < 3:
             return [k for k in range(len(CARDS)) if self.remaining(k) > 0]
-        if step == 3:
+        out = [FOOD + i for i in self.foods_left(self.seat)]
+        if self.aqua[self.seat] < 0:
             taken = self.aqua_taken()
-            return [AQUA + m for m in range(16) if not m & taken]
-        return [FOOD + i for i in self.foods_left(self.seat)]
+            out += [AQUA + m for m in range(1, 16) if not m & taken]
+        return out
 
     def _do(self, a):
         if type(a) is not int or a < 0 or a >= _END:
@@ -232,6 +232,8 @@ class AquaScore(Game):
             self.aqua[self.seat] = a - AQUA
         else:
             self.food[self.seat] = a - FOOD
+            if self.aqua[self.seat] < 0:
+                self.aqua[self.seat] = 0
             if self.seat + 1 < self.n:
                 self.seat += 1
             else:
@@ -249,11 +251,13 @@ class AquaScore(Game):
             if a < AQUA:
                 return "all {} {} cards are in this round".format(DECK_COUNTS[a], LABELS[a])
             return "enter predator card {} first".format(step + 1)
-        if step == 3:
-            if AQUA <= a < FOOD:
-                return "aqua {} is with another player".format(aqua_text(
-                    (a - AQUA) & self.aqua_taken()))
-            return "enter the aqua cards first (or none)"
+        if AQUA <= a < FOOD:
+            if self.aqua[self.seat] >= 0:
+                return "the aqua cards are in: undo to change them"
+            if a == AQUA:
+                return "no aqua card is the default: enter the food card"
+            return "aqua {} is with another player".format(aqua_text(
+                (a - AQUA) & self.aqua_taken()))
         if FOOD <= a < LUNCH:
             return "{} was played in an earlier round".format(FOOD_NAMES[a - FOOD])
         return "enter the food card first"

@@ -1,8 +1,8 @@
 """Aqua Brunch at the table: the six-round scoreboard (shared_rules.aqua_brunch_score).
 
 After each Lunch, seat by seat: the three predators (the list starts on the card with the most
-copies left this round), the aqua cards (tick, then "Done"), the food card (only the ones that
-player still holds). The device asks who called Lunch or whose card is taken only when that
+copies left this round), then the food card (only the ones that player still holds), with
+"Aqua cards" at the end of that list for a player who drew some (tick them, then "Done"). The device asks who called Lunch or whose card is taken only when that
 decides something, then shows the round: strengths and what each took. Six rounds, then the
 winner with the own-colour tie-break. A long Back undoes one entry at a time.
 """
@@ -22,6 +22,7 @@ from shared_rules.aqua_brunch_score import (
     aqua_text,
 )
 
+from .screens import ListScreen
 from .tally import LinesScreen, TallyScreen, ask_players
 
 GAME_ID = "aqua_score"
@@ -37,9 +38,7 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
 
 class AquaScoreScreen(TallyScreen):
-    def __init__(self, app, game):
-        self.ticks = 0  # aqua cards ticked, not entered yet
-        super().__init__(app, game)
+    tie_words = "on colour"
 
     def view(self):
         g = self.game
@@ -63,40 +62,22 @@ class AquaScoreScreen(TallyScreen):
             rows = [(LABELS[k], str(g.remaining(k)), k) for k in legal]
             start = legal.index(g.likely_card())
             title = "{} card {}".format(nm[s], step + 1)
-        elif step == 3:
-            taken = g.aqua_taken()
-            rows = [("Done", aqua_text(self.ticks), self._aqua_done)]
-            for i in range(4):
-                if not taken >> i & 1:
-                    on = self.ticks >> i & 1
-                    rows.append(("Aqua {}".format(AQUA_VALUES[i]), "[x]" if on else "[ ]",
-                                 self._toggle(i)))
-            start = 0
-            title = "{} aqua".format(nm[s])
         else:
             left = g.foods_left(s)
             rows = [("{} {}".format(FOOD_NAMES[i], FOOD_VALUES[i]), "", FOOD + i)
                     for i in _FOOD_ORDER if i in left]
+            if g.aqua[s] < 0:
+                rows.append(("Aqua cards", "none", self._aqua))
             start = 0
             title = "{} food".format(nm[s])
             rnd = "str {}".format(g.strengths()[s])
         return title, rnd, rows + [self._scores_row()], start
 
-    def reset_entry(self):
-        self.ticks = 0
-
     def _scores_row(self):
         return ("Scores", "", self.scores)
 
-    def _toggle(self, i):
-        def flip():
-            self.ticks ^= 1 << i
-            self.show()
-
-        return flip
-
-    def _aqua_done(self):
-        self.act(AQUA + self.ticks)
+    def _aqua(self):
+        self.app.push(AquaTicks(self.app, self))
 
     def act(self, action):
         before = self.game.round
@@ -129,13 +110,39 @@ class AquaScoreScreen(TallyScreen):
         self.app.push(LinesScreen(self.app, "Scores", lines, marks,
                                   "R{}".format(min(g.round + 1, ROUNDS))))
 
-    def result_lines(self):
-        g = self.game
-        nm = self.names()
-        w = g.winners()
-        if len(w) == 1:
-            head = "{} wins".format(nm[w[0]])
-        else:
-            head = "Shared: " + " ".join(nm[s] for s in w)
-        order = sorted(range(g.n), key=lambda s: (-g.points[s], -g.own[s], s))
-        return [head] + ["{} {} ({} own)".format(nm[s], g.points[s], g.own[s]) for s in order]
+
+class AquaTicks(ListScreen):
+    """Tick the aqua cards a player drew (those not with another player); "Done" enters them.
+    The title shows the strength they make."""
+
+    def __init__(self, app, board):
+        self.board = board
+        g = board.game
+        taken = g.aqua_taken()
+        self.free = [i for i in range(4) if not taken >> i & 1]
+        self.ticks = 0
+        super().__init__(app, "{} aqua".format(board.names()[g.seat]), 1)
+
+    def items(self):
+        return ["Done"] + ["Aqua {}".format(AQUA_VALUES[i]) for i in self.free]
+
+    def marks(self):
+        return [aqua_text(self.ticks)] + ["[x]" if self.ticks >> i & 1 else "[ ]"
+                                          for i in self.free]
+
+    def status(self):
+        g = self.board.game
+        base = g.strengths()[g.seat]
+        for i in range(4):
+            if self.ticks >> i & 1:
+                base += AQUA_VALUES[i]
+        return "str {}".format(base)
+
+    def activate(self, index):
+        if index == 0:
+            self.app.pop()
+            if self.ticks:
+                self.board.act(AQUA + self.ticks)
+            return
+        self.ticks ^= 1 << self.free[index - 1]
+        self.refresh_items()

@@ -124,6 +124,8 @@ def best_serve(app):
 
 
 class RaceScreen(TallyScreen):
+    tie_words = "on flavours"
+
     def view(self):
         g = self.game
         nm = self.names()
@@ -131,15 +133,18 @@ class RaceScreen(TallyScreen):
         if s is not None:
             rows = [("Flavours in hand", "", self._flavours), self._scores_row()]
             return "{} tie".format(nm[s]), str(g.points[s]), rows, 0
+        if g.is_terminal():
+            return "Race over", "", [self._scores_row()], 0
         s = g.turn
         status = "{} pts".format(g.points[s])
+        title = "{}'s turn".format(nm[s])
         if g.leader_reached():
-            status = "last " + status
+            title = "{} last turn".format(nm[s])  # someone has 21: the round is played out
         rows = [("End turn" if g.mid else "No serve", "", 0),
                 ("Serve check", "", self._serve),
                 ("Points", "", self._points),
                 self._scores_row()]
-        return "{}'s turn".format(nm[s]), status, rows, 0
+        return title, status, rows, 0
 
     def _scores_row(self):
         return ("Scores", "", self.scores)
@@ -160,16 +165,3 @@ class RaceScreen(TallyScreen):
         lines = [nm[s] for s in range(g.n)]
         marks = ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)]
         self.app.push(LinesScreen(self.app, "Scores", lines, marks, "to {}".format(TARGET)))
-
-    def result_lines(self):
-        g = self.game
-        nm = self.names()
-        w = g.winners()
-        head = "{} wins".format(nm[w[0]]) if len(w) == 1 else "Shared: " + " ".join(
-            nm[s] for s in w)
-        order = sorted(range(g.n), key=lambda s: (-g.points[s], s))
-        out = [head]
-        for s in order:
-            extra = " ({} fl)".format(g.flavours[s]) if g.flavours[s] >= 0 else ""
-            out.append("{} {}{}".format(nm[s], g.points[s], extra))
-        return out

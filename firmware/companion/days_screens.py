@@ -51,6 +51,8 @@ def likely(day):
 
 
 class DaysScreen(TallyScreen):
+    tie_words = "on cards"
+
     def view(self):
         g = self.game
         nm = self.names()
@@ -108,18 +110,4 @@ class DaysScreen(TallyScreen):
             else:
                 app.push(MessageScreen(app, "No", why.replace("_", " ") + "."))
 
-        e = g.entering()
-        app.push(Chooser(app, "Who plays?", nm, who, e[0] if e else 0))
-
-    def result_lines(self):
-        g = self.game
-        nm = self.names()
-        w = g.winners()
-        head = "{} wins".format(nm[w[0]]) if len(w) == 1 else "Draw: " + " ".join(
-            nm[s] for s in w)
-        order = sorted(range(g.n), key=lambda s: (-g.score(s), s))
-        out = [head]
-        for s in order:
-            extra = " ({} cards)".format(g.counts[s]) if g.counts[s] >= 0 else ""
-            out.append("{} {}{}".format(nm[s], g.score(s), extra))
-        return out
+        app.push(Chooser(app, "Who plays?", nm, who))

@@ -18,6 +18,7 @@ def names(app, n):
 
 
 class TallyScreen(GameScreen):
+    tie_words = "on the tie-break"
     def __init__(self, app, game):
         self.bar = None
         super().__init__(app, game)
@@ -67,6 +68,19 @@ class TallyScreen(GameScreen):
 
     def view(self):
         return "", "", [], 0
+
+    def result_lines(self):
+        """Two lines (the end screen has room for two): who won, and how when the top score
+        was tied; the scores in seat order."""
+        g = self.game
+        nm = self.names()
+        w = g.winners()
+        sc = g.scores()
+        who = " and ".join([nm[s] for s in w])
+        head = "{} {}".format(who, "win" if len(w) > 1 else "wins")
+        if len(w) == 1 and sc.count(sc[w[0]]) > 1:
+            head += " " + self.tie_words
+        return [head, "Scores: " + " ".join([str(x) for x in sc])]
 
     def choose(self, what):
         if isinstance(what, int):
@@ -130,8 +144,9 @@ class Number(NumberPicker):
 
 
 class Counter(ListScreen):
-    """Counts per row: OK on a row adds one (after ``top`` it goes back to 0); "Done" (the
-    first row, one step back from the first count) hands the counts to ``then(counts)``.
+    """Counts per row: OK on a row adds one (after ``top`` it goes back to 0), undo (a long Back
+    or the fifth button) takes one off the row under the cursor; "Done" (the first row, one
+    step back from the first count) hands the counts to ``then(counts)``.
     ``live(counts)`` -> the title bar's right-hand text."""
 
     def __init__(self, app, title, labels, counts, top, then, live=None, start=0):
@@ -140,7 +155,6 @@ class Counter(ListScreen):
         self.top = top
         self.then = then
         self.live = live
-        self.done = []  # rows counted, for undo
         super().__init__(app, title, start + 1)
 
     def items(self):
@@ -158,19 +172,17 @@ class Counter(ListScreen):
             self.then(self.counts)
             return
         i = index - 1
-        self.done.append((i, self.counts[i]))
         self.counts[i] = 0 if self.counts[i] >= self.top else self.counts[i] + 1
         self.refresh_items()
 
     def on_button(self, button, kind):
         if button == UNDO:
-            if self.done:
-                i, c = self.done.pop()
-                self.counts[i] = c
+            i = self.menu.selected - 1
+            if i >= 0 and self.counts[i]:
+                self.counts[i] -= 1
                 self.refresh_items()
-                self.app.notify("Undone")
             else:
-                self.app.notify("Nothing to undo")
+                self.app.notify("Undo takes one off the row")
             return
         super().on_button(button, kind)
 

@@ -33,7 +33,8 @@ def food(value):
 def seat(g, cards, aqua, value):
     for c in cards:
         g.apply(C[c])
-    g.apply(mask(*aqua))
+    if aqua:
+        g.apply(mask(*aqua))
     g.apply(food(value))
 
 
@@ -62,6 +63,8 @@ def test_every_step_matches_the_rules_functions():
         while not g.is_terminal():
             p = g.current_player()
             legal = g.legal_actions()
+            if p >= 0 and g.step() == 3 and rng.randbelow(3):
+                legal = [a for a in legal if a >= FOOD]  # aqua cards now and then
             assert legal
             before = g.round
             g.apply(rng.choice(legal))
@@ -188,19 +191,23 @@ def test_aqua_card_with_one_seat_only_and_food_once():
     with raises(ValueError, "aqua -4 is with another player"):
         g.apply(mask(-4, 0))
     before = g.to_bytes()
-    with raises(ValueError, "enter the aqua cards first"):
-        g.apply(food(2))
+    with raises(ValueError, "no aqua card is the default"):
+        g.apply(mask())
     assert g.to_bytes() == before
     g.apply(mask(0))
+    with raises(ValueError, "aqua cards are in"):
+        g.apply(mask(-1))
+    assert g.strengths()[1] == 18
     g.apply(food(2))
     seat(g, ("orca5", "orca5", "orca5"), (), 3)
     assert g.round == 1
     for c in ("walrus", "walrus", "walrus"):
         g.apply(C[c])
-    g.apply(mask())
     with raises(ValueError, "Perch was played in an earlier round"):
         g.apply(food(7))
-    assert food(7) not in g.legal_actions() and len(g.legal_actions()) == 6
+    foods = [a for a in g.legal_actions() if a >= FOOD]
+    assert food(7) not in foods and len(foods) == 6
+    assert len(g.legal_actions()) == 6 + 15  # and any aqua cards (none given out yet)
 
 
 def test_bad_numbers_and_settings():

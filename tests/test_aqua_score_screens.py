@@ -1,0 +1,194 @@
+"""The Aqua Brunch scoreboard and pass advisor on both displays, typed in with the buttons through
+the simulator and checked against the rules functions (shared_rules.aqua_brunch) at every
+round: the rulebook's worked example, a seeded six-round game, undo, resume after a power cut,
+the record written at the end."""
+
+import os
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+
+
+def _wired():
+    """The lead's GameScreen (companion/game.py) and the scoreboard menu rows are in."""
+    try:
+        import companion.game  # noqa: F401
+        import companion.menu as menu
+    except ImportError:
+        return False
+    return menu.game_info("aqua_brunch")[3] == "companion.aqua_tools"
+
+
+pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
+
+import scorekeys  # noqa: E402
+
+from shared_rules import aqua_brunch as ab  # noqa: E402
+from shared_rules import games  # noqa: E402
+from shared_rules._compat import Rng  # noqa: E402
+from shared_rules.aqua_brunch_score import AQUA, FOOD, AquaScore  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+TO_AQUA = "wait:3000 next next ok "  # main menu row 2: the Aqua Brunch list
+C = {name: i for i, name in enumerate(ab.CARDS)}
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+def players(n):
+    """Scoreboard, then the player count (the picker starts on 4)."""
+    return "ok " + " ".join(scorekeys.move(1, n - 3, 5)) + " ok "
+
+
+def seat(cards, aqua, value):
+    m = 0
+    for v in aqua:
+        m |= 1 << ab.AQUA_VALUES.index(v)
+    return [C[c] for c in cards] + ([AQUA + m] if m else []) + [FOOD + ab.FOOD_VALUES.index(value)]
+
+
+def run(profile, script, nvm=None):
+    sim = Simulator(profile, nvm_path=nvm, mode="headless")
+    sim.run_script(script)
+    return sim
+
+
+def test_rulebook_round_typed_in(profile, tmp_path):
+    # Andrey (seat 0): walrus + shark 5/3/5 + baby orca, aqua -2 and 0: 9 - 2 = 7
+    g = AquaScore(3)
+    entries = (seat(("walrus", "shark535", "baby"), (-2, 0), 7)
+               + seat(("orca8", "orca8", "baby"), (), 2) + seat(("walrus",) * 3, (-1,), 5))
+    words = scorekeys.aqua_round(g, entries)
+    shot = " shot:{}/r.png".format(tmp_path)
+    sim = run(profile, TO_AQUA + players(3) + " ".join(words) + shot)
+    c = sim.captures[0]
+    assert c["problems"] == []
+    t = c["texts"]
+    assert t[:2] == ["Round 1", "str, got"]
+    # strengths 7, 24, 17; the catch: 24 takes the perch, 17 the pufferfish, 7 the lobster
+    assert t[2:] == ["P1 7", "+2 =2", "P2 24", "+7 =7", "P3 17", "+5 =5"]
+    assert g.history[0][2] == ab.divide_catch([7, 24, 17], [7, 2, 5], 0)
+
+
+def seeded_game(n, seed):
+    """A seeded six-round game: (entries per round, the shadow game)."""
+    rng = Rng(seed)
+    g = AquaScore(n)
+    rounds = []
+    cur = []
+    while not g.is_terminal():
+        legal = g.legal_actions()
+        if g.current_player() >= 0 and g.step() == 3 and rng.randbelow(4):
+            legal = [a for a in legal if a >= FOOD]  # now and then some aqua cards
+        before = g.round
+        a = rng.choice(legal)
+        cur.append(a)
+        g.apply(a)
+        if g.round != before:
+            rounds.append(cur)
+            cur = []
+    return rounds
+
+
+def test_seeded_game_through_the_buttons(profile, tmp_path):
+    n = 4
+    rounds = seeded_game(n, 11)
+    g = AquaScore(n)
+    words = []
+    for r, entries in enumerate(rounds):
+        words += scorekeys.aqua_round(g, entries)
+        words.append("shot:{}/round{}.png".format(tmp_path, r))
+        if r < 5:
+            words.append("ok")  # close the round's result
+    sim = run(profile, TO_AQUA + players(n) + " ".join(words), str(tmp_path / "nvm.bin"))
+    assert len(sim.captures) == 6
+    for r, c in enumerate(sim.captures):
+        assert c["problems"] == [], c["problems"]
+        st, foods, got, lunch = g.history[r]
+        assert got == ab.divide_catch(st, foods, lunch if lunch >= 0 else 0)
+        if r < 5:
+            assert c["texts"][0] == "Round {}".format(r + 1)
+            for s in range(n):
+                assert "P{} {}".format(s + 1, st[s]) in c["texts"]
+    final = sim.captures[-1]["texts"]
+    w = g.winners()
+    head = "P{} wins".format(w[0] + 1) if len(w) == 1 else " and ".join(
+        "P{}".format(s + 1) for s in w) + " win"
+    assert final[0] == "Game over" and final[1].startswith(head), final
+    assert final[2] == "Scores: " + " ".join(str(x) for x in g.scores())
+    # the record on nvm is the game typed in
+    from companion.core.records import KIND_GAME, open_envelope
+    from companion.core.store import Store
+
+    recs = [r for r in Store(sim.nvm).records() if r[1] == KIND_GAME]
+    assert len(recs) == 1, "want one finished-game record"
+    _unix, names, data = open_envelope(KIND_GAME, recs[0][2])
+    assert names == ["P1", "P2", "P3", "P4"]
+    assert games.game_id_of(data) == "aqua_score"
+    h = games.from_bytes(data)
+    assert h.actions() == g.actions() and h.scores() == g.scores()
+    assert Store(sim.nvm).load_game() is None  # nothing left to resume
+
+
+def test_undo_and_resume_mid_entry(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    g = AquaScore(4)
+    first = seat(("walrus", "walrus", "orca8"), (), 7)
+    words = scorekeys.aqua_round(g, first + [C["shark717"]])
+    sim = run(profile, TO_AQUA + players(4) + " ".join(words) + " long:back", nvm)
+    t = sim.texts()
+    assert t[0] == "P2 card 1" and "Undone" in " ".join(t)
+    g.undo()
+    # a power cut with P2's first card entered, then "Resume game?"
+    more = scorekeys.aqua_keys(g, C["octopus"])
+    g.apply(C["octopus"])
+    sim = run(profile, "ok " + " ".join(more) + " reset", nvm)  # resume, enter, cut
+    t = sim.texts()
+    assert t[0] == "Resume game?"
+    sim = run(profile, "ok", nvm)
+    t = sim.texts()
+    assert t[:2] == ["P2 card 2", "R1/6"]
+    assert sim.layout_problems() == []
+    from companion.core.store import Store
+
+    saved = Store(sim.nvm).load_game()
+    assert saved[0] == "aqua_score" and games.from_bytes(saved[1]).actions() == g.actions()
+
+
+def test_aqua_cards_of_another_player_are_not_offered(profile):
+    # the aqua -4 card is P1's: P2's tick list has no -4 row at all
+    g = AquaScore(3)
+    words = scorekeys.aqua_round(g, seat(("walrus",) * 3, (-4,), 7) + [C["walrus"]] * 3)
+    sim = run(profile, TO_AQUA + players(3) + " ".join(words) + " prev prev ok")
+    t = sim.texts()
+    assert t[:2] == ["P2 aqua", "str 18"] and "Aqua -4" not in t and "Aqua -2" in t
+    t = run(profile, TO_AQUA + players(3) + " ".join(words) + " prev prev ok ok").texts()
+    assert t[:2] == ["P2 aqua", "str 18"] and "[x]" in t  # Aqua 0 ticked
+    t = run(profile, TO_AQUA + players(3) + " ".join(words)
+            + " prev prev ok next ok prev prev ok").texts()
+    assert t[:2] == ["P2 food", "str 17"]  # Aqua -1 entered: 18 - 1
+
+
+def test_pass_advisor(profile):
+    # three walruses (18): passing one leaves two walruses (8) plus the card received
+    hand = "ok ok ok prev*5 ok "  # OK on Walrus three times, up to Done
+    sim = run(profile, TO_AQUA + "next*2 ok " + hand + "prev*5 ok")
+    t = sim.texts()
+    num, den = ab.pass_advice(["walrus"] * 3)[0][1:]
+    from companion.tally import tenths
+
+    assert t[:4] == ["Pass advisor", "expect", "Pass Walrus", tenths(num, den)]
+    assert sim.layout_problems() == []
+
+
+def test_pass_advisor_wants_three_cards(profile):
+    sim = run(profile, TO_AQUA + "next*2 ok ok ok prev*5 ok")
+    t = sim.texts()
+    assert t[0] == "My 3 cards" and "exactly 3" in " ".join(t)

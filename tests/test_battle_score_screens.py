@@ -1,0 +1,183 @@
+"""Space Battle Lunchtime at the table on both displays, typed in with the buttons through the
+simulator: the rulebook's serve examples in the serve check, the best serve, a seeded race to
+21 checked against the rules at every turn (equal turns, flavour tie-break), undo, resume."""
+
+import os
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+
+
+def _wired():
+    """The lead's GameScreen (companion/game.py) and the scoreboard menu rows are in."""
+    try:
+        import companion.game  # noqa: F401
+        import companion.menu as menu
+    except ImportError:
+        return False
+    return menu.game_info("aqua_brunch")[3] == "companion.aqua_tools"
+
+
+pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
+
+import scorekeys  # noqa: E402
+
+from shared_rules import games  # noqa: E402
+from shared_rules._compat import Rng  # noqa: E402
+from shared_rules.space_battle_lunchtime import serve_level  # noqa: E402
+from shared_rules.space_battle_race import FLAVOUR, MORE, BattleRace  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+TO_BATTLE = "wait:3000 next*3 ok "  # main menu row 3: the Space Battle list
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+def run(profile, script, nvm=None):
+    sim = Simulator(profile, nvm_path=nvm, mode="headless")
+    sim.run_script(script)
+    return sim
+
+
+def race(n):
+    return TO_BATTLE + "ok " + " ".join(scorekeys.move(0, n - 2, 4)) + " ok "
+
+
+def check(need, served, points):
+    """Serve check from the list: keys for the needs, what is served and the level's points."""
+    return (TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys(need))
+            + " " + " ".join(scorekeys.counter_keys(served, need))
+            + " " + " ".join(scorekeys.number_keys(sum(need), points)))
+
+
+# The rulebook's examples (FLAVORS order: bitter savory sour spicy sweet)
+EXAMPLES = [
+    ((2, 2, 0, 0, 1), (2, 2, 0, 0, 1), "gold", {"bitter": 2, "savory": 2, "sweet": 1}),
+    ((1, 0, 0, 2, 2), (3, 0, 0, 3, 1), "silver", {"bitter": 1, "spicy": 2, "sweet": 2}),
+    ((1, 1, 1, 0, 0), (0, 0, 0, 3, 0), "bronze", {"bitter": 1, "savory": 1, "sour": 1}),
+]
+
+
+@pytest.mark.parametrize("need,served,level,dish", EXAMPLES)
+def test_rulebook_serve_examples(need, served, level, dish, profile):
+    cards = [(f, q) for f, q in zip(("bitter", "savory", "sour", "spicy", "sweet"), served) if q]
+    assert serve_level(dish, cards) == level
+    sim = run(profile, check(need, served, 6))
+    t = sim.texts()
+    assert t[0] == "Serve check"
+    assert "{} 6 points".format(level) in t
+    assert ("Judge reward" in t) == (level == "gold") and ("No judge reward" in t) != (
+        level == "gold")
+    assert sim.layout_problems() == []
+
+
+def test_served_list_starts_on_the_gold_serve(profile):
+    need = (2, 2, 0, 0, 1)
+    sim = run(profile, TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys(need)))
+    t = sim.texts()
+    assert t[:2] == ["Served", "gold"]  # nothing pressed yet: the dish's own needs
+
+
+def test_not_servable(profile):
+    sim = run(profile, TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys((1, 1, 0, 0, 0)))
+              + " " + " ".join(scorekeys.counter_keys((3, 0, 0, 0, 0), (1, 1, 0, 0, 0))))
+    assert sim.texts()[0] == "No serve"
+
+
+def test_best_serve(profile):
+    # hand: bitter 2, savory 1 twice, sweet 1, spicy 3; dish: 2 bitter 2 savory 1 sweet, 9/5/2
+    hand = [0] * 15
+    for code in (1, 3, 3, 12, 11):  # flavour * 3 + quantity - 1
+        hand[code] += 1
+    words = (TO_BATTLE + "next next ok " + " ".join(scorekeys.counter_keys(hand, rows=15))
+             + " " + " ".join(scorekeys.counter_keys((2, 2, 0, 0, 1))) + " "
+             + " ".join(scorekeys.number_keys(5, 9) + scorekeys.number_keys(7, 5)
+                        + scorekeys.number_keys(3, 2)))
+    sim = run(profile, words)
+    t = sim.texts()
+    assert t[0] == "Best serve"
+    assert t[1:] == ["gold 9 points", "Bitter 2", "Savory 1", "Savory 1"]
+    assert sim.layout_problems() == []
+    t = run(profile, words + " next*5").texts()  # scrolled down: the rest of the list
+    assert t[-2:] == ["Sweet 1", "Judge reward"]
+
+
+def seeded_race(n, seed):
+    rng = Rng(seed)
+    g = BattleRace(n)
+    out = []
+    while not g.is_terminal():
+        if g.asking() is not None:
+            a = FLAVOUR + rng.randbelow(8)
+        else:
+            r = rng.randbelow(10)
+            a = 0 if r < 5 else (MORE + rng.randbelow(4) if r == 9 else rng.randbelow(8))
+        out.append(a)
+        g.apply(a)
+    return out
+
+
+@pytest.mark.parametrize("n,seed", [(2, 3), (5, 1)])
+def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path):
+    actions = seeded_race(n, seed)
+    g = BattleRace(n)
+    words = []
+    for a in actions:
+        words += scorekeys.race_keys(g, a)
+        g.apply(a)
+        if not g.is_terminal():
+            words.append("shot:{}/t{}.png".format(tmp_path, len(words)))
+    sim = run(profile, race(n) + " ".join(words), str(tmp_path / "nvm.bin"))
+    # every turn on screen: whose turn it is (or the tie) and that seat's points
+    h = BattleRace(n)
+    caps = iter(sim.captures)
+    for a in actions:
+        h.apply(a)
+        if h.is_terminal():
+            break
+        c = next(caps)
+        assert c["problems"] == []
+        s = h.asking()
+        if s is not None:
+            assert c["texts"][0] == "P{} tie".format(s + 1)
+        else:
+            last = h.leader_reached()
+            assert c["texts"][0] == "P{}{}".format(h.turn + 1, " last turn" if last else "'s turn")
+            assert c["texts"][1] == "{} pts".format(h.points[h.turn])
+    t = sim.texts()
+    w = g.winners()
+    head = "P{} wins".format(w[0] + 1) if len(w) == 1 else " and ".join(
+        "P{}".format(s + 1) for s in w) + " win"
+    assert t[0] == "Game over" and t[1].startswith(head), t
+    from companion.core.records import KIND_GAME, open_envelope
+    from companion.core.store import Store
+
+    recs = [r for r in Store(sim.nvm).records() if r[1] == KIND_GAME]
+    data = open_envelope(KIND_GAME, recs[-1][2])[2]
+    assert games.from_bytes(data).actions() == actions
+
+
+def test_undo_and_resume(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    g = BattleRace(3)
+    words = []
+    for a in (5, 0, MORE + 2):
+        words += scorekeys.race_keys(g, a)
+        g.apply(a)
+    sim = run(profile, race(3) + " ".join(words) + " long:back", nvm)
+    t = sim.texts()
+    assert t[0] == "P3's turn" and "Undone" in " ".join(t)
+    sim = run(profile, "reset", nvm)
+    assert sim.texts()[0] == "Resume game?"
+    sim = run(profile, "ok", nvm)
+    assert sim.texts()[:2] == ["P3's turn", "0 pts"]
+    # opening Space Battle from the menu offers the saved race first
+    sim = run(profile, "back " + TO_BATTLE, nvm)
+    assert sim.texts()[:3] == ["Space Battle", "Resume race", "New race"]

@@ -1,0 +1,157 @@
+"""Space Days end-of-game scoring and "Can I play here?" on both displays, typed in with the
+buttons through the simulator and checked against the engine (shared_rules.space_days):
+scores with a Gaseous Cloud on top, the most-cards tie-break, the reasons in words, undo and
+resume."""
+
+import os
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+
+
+def _wired():
+    """The lead's GameScreen (companion/game.py) and the scoreboard menu rows are in."""
+    try:
+        import companion.game  # noqa: F401
+        import companion.menu as menu
+    except ImportError:
+        return False
+    return menu.game_info("aqua_brunch")[3] == "companion.aqua_tools"
+
+
+pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
+
+import scorekeys  # noqa: E402
+
+from shared_rules import games  # noqa: E402
+from shared_rules.space_days import SpaceDays  # noqa: E402
+from shared_rules.space_days_cards import card_id  # noqa: E402
+from shared_rules.space_days_score import COUNT, DaysScore  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+TO_DAYS = "wait:3000 next*4 ok "  # main menu row 4
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request):
+    return request.param
+
+
+def run(profile, script, nvm=None):
+    sim = Simulator(profile, nvm_path=nvm, mode="headless")
+    sim.run_script(script)
+    return sim
+
+
+def scoring(n):
+    return TO_DAYS + " ".join(scorekeys.move(0, n - 2, 4)) + " ok "
+
+
+def keys(g, entries):
+    words = []
+    for a in entries:
+        words += scorekeys.days_keys(g, a)
+        g.apply(a)
+    return words
+
+
+def tops(*names):
+    return [0 if x is None else card_id(x) + 1 for x in names]
+
+
+A = tops("solar_probe", "space_elevator", "hospital_ship", "space_junk_3", "evil_cube",
+         "rocket_ship", "gaseous_cloud")
+B = tops(None, "flying_saucer", None, "reusable_ship", "space_station", "hospital_ship",
+         "planet_killer")
+
+
+def test_scoring_against_the_engine(profile, tmp_path):
+    g = DaysScore(2)
+    words = keys(g, A + B)
+    sim = run(profile, scoring(2) + " ".join(words), str(tmp_path / "nvm.bin"))
+    t = sim.texts()
+    e = SpaceDays(2)
+    a = [[k - 1] for k in A]
+    a[6] = [card_id("hospital_ship"), card_id("gaseous_cloud")]  # the cloud hides a 2
+    e.arrange(boards=[a, [[] if k == 0 else [k - 1] for k in B]])
+    assert e.scores() == [21, 15] == g.scores()
+    assert t[:3] == ["Game over", "P1 wins", "Scores: 21 15"]
+    assert sim.layout_problems() == []
+
+
+def test_tie_asks_the_cards_on_the_boards(profile, tmp_path):
+    g = DaysScore(2)
+    same = tops("solar_probe", "hospital_ship", None, None, None, None, None)
+    other = tops("solar_probe", None, None, None, None, "rocket_ship", None)
+    words = keys(g, same + other)
+    shot = "shot:{}/tie.png".format(tmp_path)
+    words += [shot] + keys(g, [COUNT + 3, COUNT + 2])
+    sim = run(profile, scoring(2) + " ".join(words))
+    assert sim.captures[0]["texts"][:3] == ["P1 tie", "6", "Cards on board"]
+    assert g.winners() == [0]
+    t = sim.texts()
+    assert t[:3] == ["Game over", "P1 wins on cards", "Scores: 6 6"]
+
+
+def test_picker_lists_only_cards_for_the_day(profile):
+    sim = run(profile, scoring(2))
+    t = sim.texts()
+    assert t[:2] == ["P1 Mon", "0"]
+    assert "Rocket Ship" not in t
+    sim = run(profile, scoring(2) + "prev*4")  # up past Scores, Can I play: Solar Probe
+    assert "Solar Probe" in sim.texts()
+
+
+CAN = [  # (card, board seat, day, yes, words in the answer)
+    ("space_scavenger", 0, 1, True, "yes"),
+    ("space_scavenger", 0, 4, False, "next to space junk"),
+    ("space_station", 0, 3, False, "both days beside"),
+    ("hospital_ship", 1, 1, False, "planet killer blocks"),
+    ("flying_saucer", 1, 3, False, "own board only"),
+]
+
+
+@pytest.mark.parametrize("card,board,day,yes,words", CAN)
+def test_can_i_play_here(card, board, day, yes, words, profile):
+    g = DaysScore(2)
+    entries = tops("space_junk", None, "hospital_ship", None, None, None, None)
+    entries += tops(None, "planet_killer")
+    w = keys(g, entries)
+    e = g.entering()
+    # the list: Empty, the cards for the day, Can I play here?, Scores; it starts on `likely`
+    from companion.days_screens import likely
+
+    legal = g.legal_actions()
+    start = legal.index(likely(e[1]) + 1)
+    w += scorekeys.move(start, len(legal), len(legal) + 2) + ["ok", "ok"]  # P1 plays
+    w += scorekeys.move(0, card_id(card), 18) + ["ok"]
+    w += scorekeys.move(0, board, 2) + ["ok"] + scorekeys.move(0, day, 7) + ["ok"]
+    sim = run(profile, scoring(2) + " ".join(w))
+    t = sim.texts()
+    assert t[0] == ("Yes" if yes else "No"), t
+    assert words in " ".join(t[1:]).lower()
+    assert (g.can_play(0, card_id(card), board, day) is None) == yes
+    assert sim.layout_problems() == []
+
+
+def test_undo_and_resume(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    g = DaysScore(3)
+    words = keys(g, A[:3])
+    sim = run(profile, scoring(3) + " ".join(words) + " long:back", nvm)
+    assert sim.texts()[0] == "P1 Wed"
+    g.undo()
+    sim = run(profile, "reset", nvm)
+    assert sim.texts()[0] == "Resume game?"
+    sim = run(profile, "ok", nvm)
+    assert sim.texts()[:2] == ["P1 Wed", "7"]
+    from companion.core.store import Store
+
+    saved = Store(sim.nvm).load_game()
+    assert saved[0] == "days_score" and games.from_bytes(saved[1]).actions() == g.actions()
+    sim = run(profile, "back " + TO_DAYS, nvm)
+    assert sim.texts()[:3] == ["Space Days", "Resume scoring", "New scoring"]
