@@ -50,7 +50,10 @@ class Box:
         ldl.new_rng = lambda app: Rng(dice_seed)  # the device's dice, seeded
         self.nvm = nvm if nvm is not None else self.sim.nvm  # tests: a flash with power cuts
         self.store = Store(self.nvm)
-        self.app = App(self.sim.hw, self.store)
+        from companion import menu
+
+        start = getattr(menu, "start", None)  # the first screens, as main.run gives them
+        self.app = App(self.sim.hw, self.store, start) if start else App(self.sim.hw, self.store)
         self.presses = 0
         self.wait(3000)  # the first-start message
 

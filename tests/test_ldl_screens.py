@@ -72,8 +72,12 @@ def test_complete_match_through_the_buttons(profile, computer, level, typed, tar
         texts = p.play_match()
         assert p.problems == []
         joined = " ".join(texts)
-        assert "wins the match" in joined
         recs = record_games(box)
+        last = recs[-1]
+        w = last.winners()[0]
+        name = "Computer" if w == computer else ("P1", "P2")[w]
+        assert texts[0] == "Game over" and "{} wins!".format(name) in joined
+        assert "{}:{} in".format(*last.scores()) in joined
         assert len(recs) == p.games + 1  # one record per game of the match
         total = [0, 0]
         for g in recs:
@@ -214,7 +218,7 @@ def type_dice(box, dice):
 
 
 def test_typed_dice_one_picker_each_and_undo_of_a_wrong_roll(profile):
-    from companion.ldl_panel import PLACING, TYPING
+    from companion.ldl_panel import TYPING
 
     box = start(profile, typed=True)
     try:

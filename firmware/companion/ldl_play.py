@@ -205,9 +205,10 @@ class PlayScreen(GameScreen):
 
     def next_game(self):
         """A game of the match is over: keep its record, start the next game."""
-        from shared_rules import games
-
-        self.app.finish_game(games.record(self.game))
+        if hasattr(self.app, "keep_record"):
+            self.keep_record()
+        else:  # an app without keep_record: the same record; the save follows at once
+            self.app.finish_game(self.game.to_bytes())
         self.ghosts = []
         self.last = None
         self.note = ""
@@ -339,7 +340,8 @@ class PlayScreen(GameScreen):
         self.changed()
 
     def result_lines(self):
+        """Two lines: the end dialog has room for two on either display."""
         m = self.m
-        return ["{} wins the match".format(self.name(m.winner())),
-                "{} {} : {} {}".format(self.name(0), m.scores[0], m.scores[1], self.name(1)),
-                "{} games".format(m.games)]
+        return ["{} wins!".format(self.name(m.winner())),
+                "{}:{} in {} game{}".format(m.scores[0], m.scores[1], m.games,
+                                            "s" if m.games > 1 else "")]
