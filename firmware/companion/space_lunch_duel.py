@@ -17,9 +17,10 @@ from .space_lunch_table import CouponMenu, SpaceLunchScreen
 from .ui import text
 
 SHORT = ("Hot Drink", "Jelly", "Chill Jar")
+# the end screen's second line (at most 19 characters: the colour display's dialog)
 REASONS = {"triplets": "three triplets", "doubles": "more pairs",
-           "coupon": "tie: kept the coupon", "beverages": "tie: more beverages",
-           "shared": "tie on pairs, coupon, beverages"}
+           "coupon": "tie: coupon unused", "beverages": "tie: more drinks",
+           "shared": "tied all the way"}
 
 
 class DuelScreen(SpaceLunchScreen):
@@ -145,7 +146,7 @@ class DuelScreen(SpaceLunchScreen):
         if e.reason == "doubles":
             why = "more pairs ({} to {})".format(e.pairs(e.winner), e.pairs(1 - e.winner))
         elif e.reason == "beverages":
-            why = "tie: beverages {} to {}".format(sum(e.drinks[e.winner]),
-                                                   sum(e.drinks[1 - e.winner]))
+            why = "tie: drinks {} to {}".format(sum(e.drinks[e.winner]),
+                                               sum(e.drinks[1 - e.winner]))
         return ["{} wins".format(names[e.winner]), why]
 

@@ -269,9 +269,10 @@ def squeeze(words, n):
 
 
 def result(e, names=("You", "Automa")):
-    """(headline, reason) for the end of a solo game."""
+    """(headline, reason) for the end of a solo game: two lines of at most 19 characters (the
+    end screen's on the colour display)."""
     if e.winner == HUMAN:
         return "You win!", "three triplets"
     if e.reason == "pairs":
         return "Automa wins", "{} pairs".format(e.pairs_needed())
-    return "Automa wins", "persistence: 6 cards left"
+    return "Automa wins", "by persistence"
