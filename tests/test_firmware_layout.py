@@ -147,11 +147,12 @@ def test_every_store_message_is_shown_whole(profile, tmp_path):
     """What the store reports at start (corrupt memory, a lost game...) is shown in full."""
     from companion.app import App
     from companion.core.store import MSG_BLANK
+    from companion.menu import start
 
     sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
     sim.run_script("")
     for message in _store_messages():
-        app = App(sim.hw, _StoreStub(), notice=message)
+        app = App(sim.hw, _StoreStub(), start, notice=message)
         app.refresh()
         t = sim.texts()
         assert [s for s in t if "~" in s] == [], (message, t)

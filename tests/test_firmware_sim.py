@@ -184,9 +184,13 @@ def test_player_name_editing(profile, nvm):
     assert "1 Q1" in run(profile, "next*5 ok next next ok", nvm).texts()
 
 
-def test_other_games_say_coming_soon(profile):
-    for row, name in ((0, "Space Lunch"), (1, "Let's Do Lunch"), (3, "Space Battle"),
-                      (4, "Space Days")):
+def test_games_without_screens_say_coming_soon(profile, monkeypatch):
+    import companion.menu as menu
+
+    # a row without a screen module, as each game had before its screens were built
+    games = [(g[0], g[1], g[2], None) if g[0] == "space_days" else g for g in menu.GAMES]
+    monkeypatch.setattr(menu, "GAMES", tuple(games))
+    for row, name in [(i, g[1]) for i, g in enumerate(games) if g[3] is None]:
         sim = run(profile, "next " * row + "ok")
         t = sim.texts()
         assert t[0].startswith(name[:8])
@@ -361,52 +365,52 @@ def test_about_screen(profile):
 def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
     from companion.app import App
     from companion.core.store import Store
+    from companion.menu import start
 
     run("pico-display-pack", TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     store = Store(sim.nvm)
     assert store.load_game()[0] == "aqua_brunch"
-    app = App(sim.hw, store)
+    app = App(sim.hw, store, start)
     assert app.top.__class__.__name__ == "ConfirmDialog"  # the resume prompt
-    app.finish_game(b"result bytes")
+    from companion.core.records import KIND_GAME, open_envelope
+    from shared_rules import games
+
+    record = games.record(games.new("space_lunch", 1))
+    app.finish_game(record)
     assert store.load_game() is None
-    assert store.records()[-1][1:] == (1, b"result bytes")
-    assert Store(sim.nvm).records()[-1][1:] == (1, b"result bytes")  # on nvm, not just RAM
+    for kept in (store.records()[-1], Store(sim.nvm).records()[-1]):  # on nvm, not just RAM
+        assert kept[1] == KIND_GAME
+        assert open_envelope(kept[1], kept[2])[2] == record
 
 
-def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch):
-    """Only one game's code stays in RAM: opening Aqua Brunch drops another game's modules
-    (stand-ins here, as the other games' screens are still to come) and keeps its own."""
+def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_path):
+    """Only one game's code stays in RAM: opening Aqua Brunch drops every module that opening
+    another game imported (found by what the import added, not by names) and keeps its own."""
     import sys
-    import types
 
     import companion.menu as menu
-    import shared_rules
 
-    # as on the device (on CPython it is off: see menu.forget_other_games); whatever real
-    # shared_rules modules this process has loaded are put back afterwards
-    monkeypatch.setattr(menu, "UNLOAD", True)
-    for name in [n for n in sys.modules if n.startswith("shared_rules.")]:
-        monkeypatch.setitem(sys.modules, name, sys.modules[name])
-        leaf = name.split(".", 1)[1]
-        if hasattr(shared_rules, leaf):
-            monkeypatch.setattr(shared_rules, leaf, getattr(shared_rules, leaf))
-    fake = ("shared_rules.space_days", "shared_rules.space_days_codec",
-            "shared_rules.lets_do_lunch_ai", "companion.fake_space_days")
-    for name in fake:
-        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
-    shared_rules.space_days = sys.modules["shared_rules.space_days"]  # as an import leaves it
+    (tmp_path / "fake_days.py").write_text(
+        "import fake_days_rules\n"
+        "from companion.screens import MessageScreen\n"
+        "def open(app, payload=None):\n"
+        "    app.push(MessageScreen(app, 'Days', 'fake'))\n")
+    (tmp_path / "fake_days_rules.py").write_text("RULES = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(menu, "UNLOAD", True)  # as on the device (off on CPython)
+    monkeypatch.setattr(menu, "_loaded", [None, ()])
     games = list(menu.GAMES)
-    games[4] = ("space_days", "Space Days", "Space Days", "companion.fake_space_days")
+    games[4] = ("space_days", "Space Days", "Space Days", "fake_days")
     monkeypatch.setattr(menu, "GAMES", tuple(games))
-    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))
+    sim = run(profile, "wait:3000 next*4 ok")
+    assert sim.texts()[0] == "Days"
+    assert "fake_days" in sys.modules and "fake_days_rules" in sys.modules
+    sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))  # same process, new app
     assert sim.texts()[:2] == ["Strength", "18"]
-    assert [n for n in fake if n in sys.modules] == []
-    assert not hasattr(shared_rules, "space_days")
-    assert "shared_rules.aqua_brunch" in sys.modules and "companion.aqua" in sys.modules
-    assert "shared_rules._compat" in sys.modules  # shared by every game: never dropped
-    if hasattr(shared_rules, "space_days"):
-        del shared_rules.space_days
+    assert "fake_days" not in sys.modules and "fake_days_rules" not in sys.modules
+    assert "companion.aqua" in sys.modules and "shared_rules._compat" in sys.modules
+    assert menu._loaded[0] == "aqua_brunch"
 
 
 def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
@@ -414,9 +418,10 @@ def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
     timer still runs from the start."""
     from companion.app import App
     from companion.core.store import Store
+    from companion.menu import start
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
-    app = App(sim.hw, Store(sim.nvm))
+    app = App(sim.hw, Store(sim.nvm), start)
     app.leds.show([(0, 0, 255)] * 3)
     assert sum(1 for c in sim.pixels.shown if any(c)) == 3
     for _ in range(6200):  # 62 s of 10 ms passes, no button

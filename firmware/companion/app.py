@@ -15,7 +15,10 @@ NOTICE_TITLE = "Saved data"
 
 
 class App:
-    def __init__(self, hw, store, resume=True, notice=None):
+    """``home(app, resume)`` pushes the first screen (the main menu, and the "Resume game?"
+    prompt when ``resume``): the app itself knows no screen by name."""
+
+    def __init__(self, hw, store, home, resume=True, notice=None):
         self.hw = hw
         self.store = store
         self.d = hw.display
@@ -40,11 +43,7 @@ class App:
         self.toast = Toast(self.d)
         root.append(self.toast.group)
 
-        from .menu import MainMenu, resume_prompt
-
-        self.push(MainMenu(self))
-        if resume:
-            resume_prompt(self)
+        home(self, resume)
         if notice:
             self.report(notice)
 
@@ -68,15 +67,20 @@ class App:
         self.save_settings()
         self.dirty = True
 
-    def finish_game(self, record):
-        """A game has ended: keep its record for the host to pull (in an envelope with the
-        date, when a host set the clock, and the seats' player names) and forget the saved
-        game, so no "Resume game?" offers it again."""
+    def keep_record(self, record):
+        """Keep a finished game's record for the host to pull (in an envelope with the date,
+        when a host set the clock, and the seats' player names); the saved game stays (a
+        Let's Do Lunch match goes on after each of its games)."""
         from .core import records
 
         unix = self.link.unix_now(self.hw.clock()) if self.link is not None else 0
         names = self.settings.names[:records.seats(record)]
         self.store.append_record(records.KIND_GAME, records.envelope(record, unix, names))
+
+    def finish_game(self, record):
+        """A game has ended: keep its record and forget the saved game, so no "Resume game?"
+        offers it again."""
+        self.keep_record(record)
         self.store.clear_game()
 
     # the screen stack

@@ -3,17 +3,17 @@ strength (shared_rules.aqua_brunch.strength) updates live in the title bar and o
 
 Rows: the three predator slots, "Aqua cards", "Clear". OK on a slot starts editing it:
 prev/next cycle the card, OK goes on to the next slot (and stops after the third), Back stops.
-"Aqua" opens a list of the four aqua cards to tick. A long Back undoes.
+"Aqua" opens a list of the four aqua cards to tick. A long Back undoes (GameScreen).
 The hand is saved as the current game, so it survives a power cut.
 """
 
-from .core.aqua_calc import AQUA_VALUES, SLOTS, AquaCalc
-from .core.buttons import NEXT, OK, PREV, UNDO
+from .core.aqua_calc import AQUA_VALUES, CLEAR, CYCLE, SLOTS, TOGGLE, AquaCalc
+from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
+from .game import GameScreen
 from .screens import ListScreen
+from .ui import ListMenu, TitleBar
 
-GAME_ID = "aqua_brunch"
 FULL = 24  # a strength that lights the whole LED strip
-UNDO_DEPTH = 16
 LED_COLOR = (0, 120, 255)
 ROW_AQUA = SLOTS
 ROW_CLEAR = SLOTS + 1
@@ -29,14 +29,20 @@ def strength_text(calc):
     return "?" if s is None else str(s)
 
 
-class AquaScreen(ListScreen):
+class AquaScreen(GameScreen):
     title = "Strength"
 
     def __init__(self, app, calc=None):
-        self.calc = calc if calc is not None else AquaCalc()
+        super().__init__(app, calc if calc is not None else AquaCalc())
         self.editing = False
-        self.history = []
-        super().__init__(app)
+        self.bar = TitleBar(self.d, self.title, self.status())
+        self.menu = ListMenu(self.d, self.items())
+        self.group.append(self.bar.group)
+        self.group.append(self.menu.group)
+
+    @property
+    def calc(self):
+        return self.game
 
     def items(self):
         rows = ["{} {}".format(k + 1, self.calc.slot_label(k)) for k in range(SLOTS)]
@@ -52,9 +58,11 @@ class AquaScreen(ListScreen):
     def status(self):
         return strength_text(self.calc)
 
-    def enter(self):
-        super().enter()
+    def show(self):
+        self.menu.set_items(self.items(), self.marks())
+        self.bar.set(self.title, self.status())
         self.leds()
+        self.changed()
 
     def exit(self):
         self.app.leds.off()
@@ -67,56 +75,42 @@ class AquaScreen(ListScreen):
             self.app.leds.bar(s, FULL, LED_COLOR)
 
     def change(self, action):
-        """Apply ``action`` to the hand; on a real change keep an undo step and save."""
-        before = self.calc.to_bytes()
-        action()
-        if self.calc.to_bytes() != before:
-            self.history.append(before)
-            if len(self.history) > UNDO_DEPTH:
-                self.history.pop(0)
-            self.saved()
-
-    def saved(self):
-        self.app.store.save_game(GAME_ID, self.calc.to_bytes())
-        self.refresh_items()
-        self.leds()
-
-    def undo(self):
-        if self.history:
-            self.calc = AquaCalc.from_bytes(self.history.pop())
-            self.saved()
-            self.app.notify("Undone")
-        else:
-            self.app.notify("Nothing to undo")
-
-    def on_button(self, button, kind):
-        sel = self.menu.selected
-        if button == UNDO:
-            self.undo()
+        """One calculator key. Clear on an empty hand changes nothing and is not kept, so undo
+        never has to step over it."""
+        if action == CLEAR and not self.calc.cards() and not self.calc.aqua_values():
             return
+        self.act(action)
+
+    def _stop_editing(self):
+        self.editing = False
+        self.menu.set_editing(False)
+        self.show()
+
+    def on_game_button(self, button, kind):
+        sel = self.menu.selected
         if self.editing:
             if button == PREV or button == NEXT:
-                step = -1 if button == PREV else 1
-                self.change(lambda: self.calc.cycle(sel, step))
+                self.change(CYCLE + 2 * sel + (1 if button == PREV else 0))
             elif button == OK and sel + 1 < SLOTS:
                 self.menu.move(1)  # straight on to the next predator, still editing
-                self.refresh_items()
+                self.show()
             else:  # OK on the last slot, or Back
-                self.editing = False
-                self.menu.set_editing(False)
-                self.refresh_items()
+                self._stop_editing()
             return
-        if button == OK:
+        if button == PREV or button == NEXT:
+            self.menu.move(-1 if button == PREV else 1, kind == 0)
+            self.changed()
+        elif button == OK and kind != LONG:
             if sel < SLOTS:
                 self.editing = True
                 self.menu.set_editing(True)
-                self.refresh_items()
+                self.show()
             elif sel == ROW_AQUA:
                 self.app.push(AquaCardsScreen(self.app, self))
             else:
-                self.change(self.calc.clear)
-            return
-        super().on_button(button, kind)
+                self.change(CLEAR)
+        elif button == BACK and kind != LONG:
+            self.app.pop()
 
 
 class AquaCardsScreen(ListScreen):
@@ -138,7 +132,7 @@ class AquaCardsScreen(ListScreen):
         return strength_text(self.parent.calc)
 
     def activate(self, index):
-        self.parent.change(lambda: self.parent.calc.toggle_aqua(index))
+        self.parent.change(TOGGLE + index)
         self.refresh_items()
 
     def on_button(self, button, kind):

@@ -5,6 +5,7 @@ at the menu with the saved game intact. The watchdog resets a hung app."""
 from .app import App
 from .core.buttons import ticks_diff
 from .core.link import crash_payload
+from .menu import start
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
@@ -23,7 +24,7 @@ def run(hw, store=None):
     while True:
         app = None
         try:
-            app = App(hw, store, resume=streak < 2, notice=notice)
+            app = App(hw, store, start, resume=streak < 2, notice=notice)
             notice = None
             app.run()
         except Exception as e:  # noqa: BLE001 - anything at all: show it, record it, restart

@@ -9,8 +9,8 @@ from .ui import TitleBar, text
 
 # (game id, menu label, full name, module with open(app, payload) or None until it exists)
 GAMES = (
-    ("space_lunch", "Space Lunch", "Space Lunch (solo)", None),
-    ("lets_do_lunch", "Let's Do Lunch", "Let's Do Lunch", None),
+    ("space_lunch", "Space Lunch", "Space Lunch", "companion.space_lunch"),
+    ("lets_do_lunch", "Let's Do Lunch", "Let's Do Lunch", "companion.ldl"),
     ("aqua_brunch", "Aqua Brunch", "Aqua Brunch", "companion.aqua"),
     ("space_battle", "Space Battle", "Space Battle Lunchtime", None),
     ("space_days", "Space Days", "Space Days", None),
@@ -31,34 +31,40 @@ def _on_device():
 
 
 UNLOAD = _on_device()
+_loaded = [None, ()]  # the game whose code is in memory, and the modules its opening imported
 
 
 def forget_other_games(game_id):
-    """Unload the modules of every game but ``game_id`` (its screens' module and its
-    shared_rules engines). One game's code fits a Pico's heap beside the app; all five games'
-    engines together do not (bench/firmware_memory.py), so switching games must let the last
-    one's code go. Returns the names dropped. Only on the device (``UNLOAD``): on a PC there
-    is room, and the simulator may share its process with other users of shared_rules
-    (pytest), whose modules must not be swapped under them."""
+    """Unload the modules that opening another game imported (its screens and its rules):
+    one game's code fits a Pico's heap beside the app, all five games' do not
+    (bench/firmware_memory.py). Which modules those are is recorded when the game opens, so no
+    naming convention is needed. Returns the names dropped. Only on the device (``UNLOAD``):
+    on a PC there is room, and the simulator may share its process with other users of
+    shared_rules (pytest), whose modules must not be swapped under them."""
     import sys
 
-    dropped = []
-    if not UNLOAD:
-        return dropped
-    for info in GAMES:
-        if info[0] == game_id:
-            continue
-        prefixes = ["shared_rules." + info[0]]
-        if info[3] is not None:
-            prefixes.append(info[3])
-        for name in sorted(sys.modules):  # a list: the dict changes below
-            for prefix in prefixes:
-                if name == prefix or name.startswith(prefix + "_") or name.startswith(
-                        prefix + "."):
-                    _unload(sys, name)
-                    dropped.append(name)
-                    break
+    if not UNLOAD or _loaded[0] is None or _loaded[0] == game_id:
+        return []
+    dropped = [name for name in _loaded[1] if name in sys.modules]
+    for name in dropped:
+        _unload(sys, name)
+    _loaded[0] = None
+    _loaded[1] = ()
     return dropped
+
+
+def _import_game(game_id, module_name):
+    """Import a game's screen module, noting every module the import brings in."""
+    import sys
+
+    before = set(sys.modules)
+    module = __import__(module_name, None, None, ["open"])
+    if _loaded[0] != game_id:
+        _loaded[0] = game_id
+        _loaded[1] = ()
+    added = sorted([n for n in sys.modules if n not in before])
+    _loaded[1] = tuple(sorted(set(_loaded[1]) | set(added)))
+    return module
 
 
 def _unload(sys, name):
@@ -82,7 +88,7 @@ def open_game(app, game_id, payload=None):
         saved = app.store.load_game()
         if saved is not None and saved[0] == game_id:
             payload = saved[1]  # opening the game from the menu carries on the saved one
-    module = __import__(info[3], None, None, ["open"])
+    module = _import_game(game_id, info[3])
     try:
         module.open(app, payload)
     except ValueError:
@@ -90,6 +96,13 @@ def open_game(app, game_id, payload=None):
         app.store.clear_game()
         app.notify("Save unreadable - new game")  # a toast: two short lines at most
         module.open(app, None)
+
+
+def start(app, resume):
+    """The app's first screens: the main menu, and the resume prompt over it."""
+    app.push(MainMenu(app))
+    if resume:
+        resume_prompt(app)
 
 
 def resume_prompt(app):

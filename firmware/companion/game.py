@@ -1,0 +1,103 @@
+"""The base of every game screen: it owns the game (a shared_rules protocol object), applies
+each action the player chooses, saves after every action (one nvm write), undoes on a long
+Back, and at the end writes the game record and shows the result.
+
+A game screen subclasses ``GameScreen`` and gives ``show()`` (draw everything from
+``self.game``, then ``self.changed()``), ``on_game_button(button, kind)`` (every event but
+UNDO) and optionally ``result_lines()`` and ``restart()``. It changes the game only through
+``self.act(action)``, so every change is logged, saved and undoable.
+"""
+
+from .core.buttons import UNDO
+from .screens import ConfirmDialog, Screen
+
+MSG_UNDONE = "Undone"
+MSG_NO_UNDO = "Nothing to undo"
+MSG_TOO_LONG = "Game too long to save"
+
+
+class GameScreen(Screen):
+    def __init__(self, app, game):
+        super().__init__(app)
+        self.game = game
+        self.result = None  # what the last action returned (e.g. the cannibals eaten)
+
+    # ---- what a game screen gives --------------------------------------------------------
+
+    def show(self):
+        self.changed()
+
+    def on_game_button(self, button, kind):
+        Screen.on_button(self, button, kind)  # Back leaves (the game stays saved)
+
+    def result_lines(self):
+        """The end screen's text: who won and the scores, in words."""
+        names = self.app.settings.names
+        w = self.game.winners()
+        sc = self.game.scores()
+        who = " and ".join([names[s] if s < len(names) else "P{}".format(s + 1) for s in w])
+        lines = ["{} {}".format(who, "win" if len(w) > 1 else "wins") if w else "No winner"]
+        lines.append("Scores: " + " ".join([str(s) for s in sc]))
+        return lines
+
+    def restart(self):
+        """"New game" on the end screen: by default back to the menu's entry for this game."""
+        from .menu import open_game
+
+        self.app.home()
+        open_game(self.app, self.game.game_id)
+
+    # ---- the mechanism -------------------------------------------------------------------
+
+    def enter(self):
+        self.show()
+
+    def on_button(self, button, kind):
+        if button == UNDO:
+            self.undo()
+        else:
+            self.on_game_button(button, kind)
+
+    def act(self, action):
+        """Apply ``action``: True when it was legal. An illegal one shows its reason and changes
+        nothing (the rules engine leaves the state as it was)."""
+        try:
+            self.result = self.game.apply(action)
+        except ValueError as e:
+            self.app.notify(str(e))
+            return False
+        self.save()
+        self.show()
+        if self.game.is_terminal():
+            self.finished()
+        return True
+
+    def save(self):
+        try:
+            self.app.store.save_game(self.game.game_id, self.game.to_bytes())
+        except ValueError:
+            # longer than the store takes: the last save stands; the game plays on
+            self.app.notify(MSG_TOO_LONG)
+
+    def undo(self):
+        if not self.game.can_undo():
+            self.app.notify(MSG_NO_UNDO)
+            return
+        self.game.undo()
+        self.save()
+        self.show()
+        self.app.notify(MSG_UNDONE)
+
+    def keep_record(self):
+        """Keep the game's record for the host (a Let's Do Lunch game inside a match)."""
+        self.app.keep_record(self.game.to_bytes())
+
+    def finished(self):
+        """The game is over: keep its record, forget the saved game, show the result."""
+        self.app.finish_game(self.game.to_bytes())
+        self.app.push(ConfirmDialog(self.app, "Game over", "\n".join(self.result_lines()),
+                                    self.restart, self.app.home, "New game", "Menu",
+                                    on_back=self._back_to_board))
+
+    def _back_to_board(self):
+        pass  # Back closes the result and shows the final position again
