@@ -59,8 +59,13 @@ def fileset_v1():
         "companion/core/__init__.py": b"",
         "lib/neopixel.py": bytes(range(256)) * 12,
         "shared_rules/dice.py": b"SIDES = 3\n",
-        "settings.toml": fileset.merge_settings(USER_SETTINGS, rendered(1)),
+        # what merge_settings(USER_SETTINGS, ...) gives, spelled out
+        "settings.toml": USER_SETTINGS + b"\n" + (fileset.SETTINGS_HEADER + rendered(1)).encode(),
     }
+
+
+def test_merge_keeps_the_user_lines_byte_for_byte():
+    assert fileset.merge_settings(USER_SETTINGS, rendered(1)) == fileset_v1()["settings.toml"]
 
 
 def fileset_v2(drive_settings):
