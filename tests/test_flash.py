@@ -508,3 +508,13 @@ def test_uf2_that_is_not_a_file_refused_at_once(tmp_path, kind):
                        text=True, timeout=20)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "not a file" in r.stderr and "fix:" in r.stderr
+
+
+def test_link_planted_on_the_bootloader_drive_is_not_followed(board, tmp_path):
+    boot = board.show_bootloader()
+    victim = tmp_path / "victim.bin"
+    victim.write_bytes(b"precious")
+    (boot / flash.COPY_NAME).symlink_to(victim)
+    with pytest.raises(LunchboxError, match="cannot write to .*refusing to write through it"):
+        flash.flash(env_for(board), uf2_file(tmp_path), board="raspberry_pi_pico")
+    assert victim.read_bytes() == b"precious"

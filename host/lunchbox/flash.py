@@ -26,11 +26,26 @@ COPY_NAME = "circuitpython.uf2"
 _CHUNK = 32 * 1024
 
 
+def open_on_drive(path, mode="wb"):
+    """Open ``path`` on a drive for writing without following a link planted there (a real
+    bootloader drive has none, a folder standing in for one may)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OSError("{} is a link or not a regular file; refusing to write through "
+                      "it".format(path))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_BINARY", 0), 0o666)
+    return os.fdopen(fd, mode)
+
+
 class Env:
     """What the flash steps touch, replaceable in tests."""
 
     def __init__(self, roots=None, comports=None, open_serial=None, sleep=time.sleep,
-                 clock=time.monotonic, opener=open, table=None, cache=None,
+                 clock=time.monotonic, opener=open_on_drive, table=None, cache=None,
                  url_opener=None, err=None):
         import serial
 
