@@ -133,6 +133,43 @@ def test_headless_run_stops_on_sigterm_and_ctrl_c(tmp_path, signum):
     assert not list(tmp_path.glob("*.tmp"))
 
 
+@pytest.mark.parametrize("mode", ["--window", "--terminal"])
+def test_window_and_terminal_modes_stop_on_sigterm(tmp_path, mode):
+    import select
+
+    nvm = tmp_path / "nvm.bin"
+    master, slave = os.openpty()  # the terminal mode draws into it; the window mode ignores it
+    proc = subprocess.Popen([sys.executable, "-m", "lunchbox", "sim", mode, "--nvm", str(nvm)],
+                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=ENV,
+                            cwd=str(ROOT))
+    os.close(slave)
+
+    def drain(seconds, until=lambda: False):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not until():
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    os.read(master, 65536)
+                except OSError:
+                    return
+
+    try:
+        drain(60, until=nvm.exists)
+        drain(1.0)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        drain(10, until=lambda: proc.poll() is not None)
+        err = proc.stderr.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "stopped by SIGTERM" in err and "Traceback" not in err
+    assert len(nvm.read_bytes()) == sim_hw.NVM_SIZE
+
+
 def test_script_length_is_bounded():
     t = compile_script("wait:600000 wait:600000 wait:500000")
     assert t[-1][0] <= MAX_SCRIPT_MS + 1000
