@@ -54,6 +54,12 @@ class FakeKeys:
         outer = self
 
         class Events:
+            overflowed = False
+
+            def clear(self):
+                outer.pending = []
+                self.overflowed = False
+
             def get_into(self, event):
                 if not outer.pending:
                     return False
@@ -61,7 +67,11 @@ class FakeKeys:
                 return True
 
         self.events = Events()
+        self.resets = 0
         calls["keys_obj"] = self
+
+    def reset(self):
+        self.resets += 1
 
 
 def fake_modules(monkeypatch, settings_text):
@@ -227,3 +237,55 @@ def test_no_circuitpython_8_fallbacks():
     src = (ROOT / "firmware" / "companion" / "hwpico.py").read_text()
     assert "displayio.FourWire" not in src and "I2CDisplay as" not in src
     assert "from displayio import FourWire" not in src
+
+
+def test_a_lost_release_after_a_full_event_queue_is_not_a_stuck_button(monkeypatch):
+    """keypad's queue holds 64 events; when the app is busy longer it drops the rest and sets
+    ``overflowed``. A dropped release would leave a button held (auto-repeating next/prev):
+    the held buttons are released, the queue cleared and the scanner reset."""
+    fake_modules(monkeypatch, DISPLAY_PACK)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    keys = calls["keys_obj"]
+    keys.pending = [(1, True), (2, True), (2, False)]  # next down, OK pressed and released
+    assert hw.buttons.poll() == [(1, True), (2, True), (2, False)]
+    keys.pending = [(0, True)] * 10  # ... and the queue overflowed: next's release lost
+    keys.events.overflowed = True
+    assert hw.buttons.poll() == [(1, False)]
+    assert keys.resets == 1 and keys.pending == [] and not keys.events.overflowed
+    keys.pending = [(3, True), (3, False)]
+    assert hw.buttons.poll() == [(3, True), (3, False)]
+
+
+def test_an_oled_that_does_not_answer_is_named(monkeypatch):
+    """busio.I2C raises RuntimeError without pull-ups (nothing wired), I2CDisplayBus raises
+    ValueError when no device answers at the address: the message says what to check."""
+    fake_modules(monkeypatch, SSD1306)
+
+    def no_pullups(scl, sda, frequency):
+        raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
+
+    sys.modules["busio"].I2C = no_pullups
+    from companion import hwpico
+
+    with pytest.raises(RuntimeError, match="no pull-ups on SDA GP4 / SCL GP5"):
+        hwpico.build()
+
+    def nobody(i2c, *, device_address, reset=None):
+        raise ValueError("Unable to find I2C Display at 3c")
+
+    sys.modules["busio"].I2C = lambda scl, sda, frequency: "i2c"
+    sys.modules["i2cdisplaybus"].I2CDisplayBus = nobody
+    with pytest.raises(ValueError, match="no OLED answers at address 0x3c"):
+        hwpico.build()
+
+
+def test_no_data_channel_until_boot_py_has_run(monkeypatch):
+    """usb_cdc.data is None until boot.py has enabled it (a hard reset after the first sync):
+    the app then runs without the link."""
+    fake_modules(monkeypatch, DISPLAY_PACK)
+    sys.modules["usb_cdc"].data = None
+    from companion import hwpico
+
+    assert hwpico.build().link is None

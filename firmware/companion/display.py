@@ -9,6 +9,15 @@ handled event, so a half-drawn change is never shown.
 
 import displayio
 
+try:  # names for the type comments, for mypy only (tests/test_api_check.py)
+    from typing import TYPE_CHECKING
+except ImportError:  # CircuitPython has no typing module
+    TYPE_CHECKING = False  # type: ignore[misc]
+if TYPE_CHECKING:  # used in type comments
+    from typing import Union  # noqa: F401
+
+    from busdisplay import BusDisplay  # noqa: F401
+
 GLYPH_W = 6  # terminalio.FONT cell
 GLYPH_H = 12
 
@@ -18,8 +27,10 @@ class _Display:
     scale = 1
     title_scale = 1
     pad = 2
+    row_gap = 0
 
     def __init__(self, driver, width, height):
+        # type: (BusDisplay, int, int) -> None
         self.driver = driver
         self.width = width
         self.height = height
@@ -44,6 +55,7 @@ class _Display:
     dimmable = True  # False once the driver has said it cannot dim
 
     def set_brightness(self, percent):
+        # type: (int) -> None
         """0..100; never fully dark (the box would look switched off). A panel that cannot
         dim stays at full brightness: CircuitPython raises RuntimeError("Brightness not
         adjustable") for a display with neither a backlight pin nor a brightness command
@@ -102,6 +114,7 @@ class MonoDisplay(_Display):
 
 
 def make(kind, driver, width, height):
+    # type: (str, BusDisplay, int, int) -> Union[ColorDisplay, MonoDisplay]
     """The display class for a LUNCHBOX_DISPLAY value."""
     if kind == "st7789":
         return ColorDisplay(driver, width, height)

@@ -15,8 +15,22 @@ is the same on both.
 """
 
 
+try:  # names for the type comments, for mypy only (tests/test_api_check.py)
+    from typing import TYPE_CHECKING
+except ImportError:  # CircuitPython has no typing module
+    TYPE_CHECKING = False  # type: ignore[misc]
+if TYPE_CHECKING:  # used in type comments
+    from typing import Any, Callable, Optional  # noqa: F401
+
+    from adafruit_pixelbuf import PixelBuf  # noqa: F401
+    from nvm import ByteArray  # noqa: F401
+    from usb_cdc import Serial  # noqa: F401
+
+
 class NullWatchdog:
-    """The simulator's watchdog: the seam where the device's RESET-mode watchdog sits."""
+    """A watchdog that never resets: for a Hardware made without one (tests, benches). The
+    device has hwpico.Watchdog (RESET mode, 8 s) and the simulator sim_hw.SimWatchdog, which
+    resets the simulated board when it is not fed."""
 
     def __init__(self):
         self.timeout = None
@@ -32,6 +46,7 @@ class NullWatchdog:
 class Hardware:
     def __init__(self, display, buttons, clock, nvm, profile, pixels=None, link=None,
                  watchdog=None, idle=None):
+        # type: (Any, Any, Callable[[], int], ByteArray, dict, Optional[PixelBuf], Optional[Serial], Any, Optional[Callable[[], Any]]) -> None
         self.display = display
         self.buttons = buttons
         self.clock = clock

@@ -30,11 +30,27 @@ class KeypadButtons:
         pins = [_pin(pin) for _role, pin in buttons]
         self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
         self.event = keypad.Event()
+        self.held = []  # button ids down, as the events said
 
     def poll(self):
         out = []
-        while self.keys.events.get_into(self.event):
-            out.append((self.ids[self.event.key_number], self.event.pressed))
+        events = self.keys.events
+        if events.overflowed:
+            # The queue (64 events) filled while the app was busy and dropped the rest: a
+            # release may be lost, and a button taken as held forever would auto-repeat.
+            # Release what was held, and let keypad report what is down now.
+            events.clear()
+            self.keys.reset()
+            out = [(b, False) for b in self.held]
+            self.held = []
+        while events.get_into(self.event):
+            b = self.ids[self.event.key_number]
+            pressed = self.event.pressed
+            if pressed and b not in self.held:
+                self.held.append(b)
+            elif not pressed and b in self.held:
+                self.held.remove(b)
+            out.append((b, pressed))
         return out
 
 
@@ -55,31 +71,44 @@ class Watchdog:
 def _display(cfg):
     displayio.release_displays()
     pins = cfg["display_pins"]
-    kind = cfg["display"]
     # the panel's RST line, when the profile wires one: the bus pulses it before the init
     reset = _pin(pins["reset"]) if "reset" in pins else None
-    if kind == "st7789":
-        import busio
-        from adafruit_st7789 import ST7789
-        from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
+    make = _st7789 if cfg["display"] == "st7789" else _ssd1306
+    return displays.make(cfg["display"], make(cfg, pins, reset), cfg["width"], cfg["height"])
 
-        spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
-        bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
-        backlight = _pin(pins["backlight"]) if "backlight" in pins else None
-        # the Display Pack's 240x135 window sits at an offset in the controller's RAM
-        driver = ST7789(bus, width=cfg["width"], height=cfg["height"],
-                        rotation=cfg["rotation"], rowstart=40, colstart=53,
-                        backlight_pin=backlight, auto_refresh=False)
-    else:
-        import busio
-        from adafruit_displayio_ssd1306 import SSD1306
-        from i2cdisplaybus import I2CDisplayBus
 
+def _st7789(cfg, pins, reset):
+    import busio
+    from adafruit_st7789 import ST7789
+    from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
+
+    spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
+    bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
+    backlight = _pin(pins["backlight"]) if "backlight" in pins else None
+    # the Display Pack's 240x135 window sits at an offset in the controller's RAM
+    return ST7789(bus, width=cfg["width"], height=cfg["height"], rotation=cfg["rotation"],
+                  rowstart=40, colstart=53, backlight_pin=backlight, auto_refresh=False)
+
+
+def _ssd1306(cfg, pins, reset):
+    import busio
+    from adafruit_displayio_ssd1306 import SSD1306
+    from i2cdisplaybus import I2CDisplayBus
+
+    where = "SDA {} / SCL {}".format(pins["sda"], pins["scl"])
+    try:
         i2c = busio.I2C(_pin(pins["scl"]), _pin(pins["sda"]), frequency=400000)
+    except RuntimeError as e:  # "No pull up found on SDA or SCL; check your wiring"
+        raise RuntimeError("display: no pull-ups on {} - is the OLED connected there? "
+                           "({})".format(where, e)) from None
+    try:
         bus = I2CDisplayBus(i2c, device_address=cfg["address"], reset=reset)
-        driver = SSD1306(bus, width=cfg["width"], height=cfg["height"],
-                         rotation=cfg["rotation"], auto_refresh=False)
-    return displays.make(kind, driver, cfg["width"], cfg["height"])
+    except ValueError as e:  # "Unable to find I2C Display at 3c": nothing answered
+        raise ValueError("display: no OLED answers at address 0x{:02x} on {} - check the "
+                         "wiring and LUNCHBOX_DISPLAY_ADDRESS ({})".format(
+                             cfg["address"], where, e)) from None
+    return SSD1306(bus, width=cfg["width"], height=cfg["height"], rotation=cfg["rotation"],
+                   auto_refresh=False)
 
 
 def _status_led_off(cfg):

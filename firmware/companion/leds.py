@@ -2,12 +2,22 @@
 switched off in Settings. ``pixels`` is a neopixel.NeoPixel made with auto_write=False (or the
 simulator's stand-in), or None when the build has no strip."""
 
+try:  # names for the type comments, for mypy only (tests/test_api_check.py)
+    from typing import TYPE_CHECKING
+except ImportError:  # CircuitPython has no typing module
+    TYPE_CHECKING = False  # type: ignore[misc]
+if TYPE_CHECKING:  # used in type comments
+    from typing import Optional  # noqa: F401
+
+    from adafruit_pixelbuf import PixelBuf  # noqa: F401
+
 IDLE_MS = 60000
 MAX_BRIGHTNESS = 0.5  # a USB power bank and eyes at the table: half is plenty
 
 
 class Leds:
     def __init__(self, pixels, brightness=50, enabled=True):
+        # type: (Optional[PixelBuf], int, bool) -> None
         self.pixels = pixels
         self.n = len(pixels) if pixels is not None else 0
         self.brightness = brightness
