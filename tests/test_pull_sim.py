@@ -159,3 +159,45 @@ def test_push_names_to_the_simulated_board(tmp_path, capsys):
 
     s = AppSettings.from_bytes(Store(sim_hw.FileNvm(nvm)).load_settings())
     assert s.names[:2] == ["ANNA", "BO"] and s.brightness == 30
+
+
+def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
+    """App.finish_game (what a game screen calls at its end): the record in its envelope, the
+    date from the clock a host set over the link, the seats' names from Settings; and settings
+    pushed over the link are applied by the app."""
+    import test_pull
+
+    from companion.app import App
+    from companion.core import records as envelopes
+    from companion.core.appsettings import AppSettings
+    from companion.core.store import Store
+    from lunchbox import linkproto as lp
+    from lunchbox.sim import Simulator
+
+    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="headless",
+                    link=True)
+    try:
+        sim.hw.uid = hostlink.sim_uid(str(tmp_path / "n.bin"))
+        store = Store(sim.nvm)
+        from companion.menu import start
+
+        app = App(sim.hw, store, start, resume=False)
+        names = AppSettings(60, True, ["ANNA", "BO", "CY", "P4", "P5", "P6", "P7"]).to_bytes()
+        out = app.link.feed(lp.encode(lp.TIME, 1, lp.time_request(1767225600, 60)) +
+                            lp.encode(lp.SET_SETTINGS, 2, names), sim.clock())
+        assert [f[0] for f in lp.Parser().feed(out)] == [0x85, 0x87]
+        assert app.settings.names[:3] == ["ANNA", "BO", "CY"] and app.settings.brightness == 60
+        assert store.load_settings() == names
+        rec = test_pull.RECORDS[2]  # Aqua Brunch, 3 players
+        store.save_game("aqua_brunch", rec)
+        sim.clock.advance(5000)
+        app.finish_game(rec)
+        assert store.load_game() is None
+        [(seq, kind, payload)] = store.records()
+        assert kind == envelopes.KIND_GAME
+        assert envelopes.open_envelope(kind, payload) == (1767225605, ["ANNA", "BO", "CY"], rec)
+        hello = lp.parse_hello(lp.Parser().feed(app.link.feed(lp.encode(lp.HELLO, 3),
+                                                              sim.clock()))[0][2])
+        assert hello.board_id.startswith("53494D") and hello.waiting == 1  # "SIM..."
+    finally:
+        sim.close()

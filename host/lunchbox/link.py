@@ -16,6 +16,15 @@ from .errors import LunchboxError
 SIM_LINK_ENV = "LUNCHBOX_SIM_LINK"
 
 
+def sim_uid(nvm_path):
+    """A simulated board's unique id (8 bytes, as microcontroller.cpu.uid on a Pico): one per
+    nvm file, so two simulators with their own nvm are two boards to lunchbox pull."""
+    import hashlib
+
+    key = os.path.abspath(nvm_path) if nvm_path else "memory"
+    return b"SIM" + hashlib.sha256(key.encode()).digest()[:5]
+
+
 class LinkError(LunchboxError):
     """The link failed (cut, no answer, nonsense)."""
 
