@@ -24,13 +24,6 @@ from shared_rules import games  # noqa: E402
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 
 
-def _wired():
-    """Until companion.game (the lead's GameScreen) lands, the screens cannot load."""
-    return (ROOT / "firmware" / "companion" / "game.py").exists()
-
-
-pytestmark = pytest.mark.skipif(not _wired(), reason="companion.game not there yet")
-
 
 @pytest.fixture(params=PROFILES)
 def profile(request):

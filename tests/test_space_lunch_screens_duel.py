@@ -11,7 +11,6 @@ from test_space_lunch_screens import (
     PROFILES,
     Watch,
     check_steps,
-    pytestmark,
     stepwise,
     track_apps,
 )
@@ -20,7 +19,7 @@ from companion.core import space_lunch_view as V
 from shared_rules import games
 from shared_rules.space_lunch_actions import RETURN, TAKE, decode
 
-__all__ = ("track_apps", "pytestmark")  # the fixture (autouse) and the skip until wired
+__all__ = ("track_apps",)  # the fixture, used by every test here (autouse)
 SHORT = ("Hot Drink", "Jelly", "Chill Jar")
 
 

@@ -534,6 +534,11 @@ SHOTS = (
     ("menu", "wait:3000"),  # after the first-boot message has gone
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
     ("aqua-brunch", "next next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
+    # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested card):
+    # the first turn, the threat warning 45 OKs in, the end 59 OKs in
+    ("space-lunch-turn", "wait:3000 ok ok ok*9"),
+    ("space-lunch-threat", "wait:3000 ok ok ok*45"),
+    ("space-lunch-end", "wait:3000 ok ok ok*59"),
 )
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
 
