@@ -201,3 +201,40 @@ def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
         assert hello.board_id.startswith("53494D") and hello.waiting == 1  # "SIM..."
     finally:
         sim.close()
+
+
+def test_a_game_played_by_key_script_then_pull_history_replay_stats_export(tmp_path, capsys):
+    """The whole way: a Space Lunch solo game played on the simulated board by a key script
+    (OK on everything), pulled over the pty, then every command on it."""
+    from lunchbox.sim import Simulator
+    from shared_rules import games
+
+    nvm = str(tmp_path / "nvm.bin")
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    try:
+        sim.run_script("wait:3000 ok ok ok*59 wait:500")
+        screen = sim.texts()
+    finally:
+        sim.close()
+    assert "Game over" in screen
+    db_path = str(tmp_path / "g.db")
+    with RunningSim(nvm) as rs:
+        assert cli.main(["pull", "--port", rs.port, "--db", db_path]) == 0
+        assert "1 new record," in capsys.readouterr().out
+    with dbmod.Database(db_path) as db:
+        [row] = db.games()
+    final = games.replay(row["record"])
+    assert final.is_terminal() and row["record"] == final.to_bytes()  # the board's end state
+    winner = "Automa wins" if row["winners"] == [1] else "You win"
+    assert any(winner in line for line in screen), screen
+    assert cli.main(["history", "--db", db_path]) == 0
+    out = capsys.readouterr().out
+    assert "Space Lunch (Easy)" in out and "P1, Automa" in out and "~" in out
+    assert cli.main(["replay", str(row["id"]), "--db", db_path]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("{} actions".format(len(final.actions())))
+    assert cli.main(["stats", "--db", db_path]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 game\n") and "\nEasy   1      " in out
+    assert cli.main(["export", "--db", db_path, "--format", "json"]) == 0
+    assert '"game_id": "space_lunch"' in capsys.readouterr().out

@@ -76,7 +76,7 @@ def report(rows):
     """The text of `lunchbox stats`."""
     from shared_rules import lets_do_lunch_fair as fair
 
-    parts = ["{} games".format(len(rows))]
+    parts = ["{} game{}".format(len(rows), "" if len(rows) == 1 else "s")]
     sl = space_lunch_solo(rows)
     if sl:
         parts.append("\nSpace Lunch solo: win rate against the Automa (95% interval)")
