@@ -79,11 +79,9 @@ class SetupScreen(ListScreen):
     title = "New match"
 
     def __init__(self, app, resume=None):
-        from shared_rules.lets_do_lunch_ai import HARD
-
         self.resume = resume
         self.vs = True  # against the computer
-        self.level = HARD
+        self.level = 3  # Hard (the rules' levels are 1..3; the AI loads only when it plays)
         self.seat = 1  # the computer plays B
         self.target = 20
         self.strict = False
