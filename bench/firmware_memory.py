@@ -44,7 +44,8 @@ sys.path.insert(0, str(ROOT / "host"))
 PICO_FREE = 190 * 1024  # CircuitPython 9/10 on an RP2040 after boot, roughly
 BUDGET = 24 * 1024  # every screen must leave at least this much free
 SPLIT = 1 << 27  # the port's gc.mem_free() adds the largest new heap area it could add
-FLOW_HEAP = 640 * 1024  # the bounded heap a flow runs in (its figures are what it uses)
+FLOW_HEAP = 2048 * 1024  # a flow runs bounded too, with room for a step's garbage (the port
+# frees what one interpreter call allocated only in a later call; the figures are what it keeps)
 PEAK_HEAP = 384 * 1024  # the bounded heap the module peaks are searched in
 STEP = 512  # peak search resolution, bytes
 DISPLAYS = {"st7789": "pico-display-pack", "ssd1306": "pico-ssd1306-5btn"}
@@ -206,6 +207,9 @@ class Event:
         self.key_number = key_number
         self.pressed = pressed
 class _Events:
+    overflowed = False
+    def clear(self):
+        PENDING.clear()
     def get_into(self, event):
         if not PENDING:
             return False
@@ -214,6 +218,8 @@ class _Events:
 class Keys:
     def __init__(self, pins, value_when_pressed, pull=True):
         self.events = _Events()
+    def reset(self):
+        pass
 ''',
     "microcontroller": '''
 class _Watchdog:
@@ -345,6 +351,7 @@ def boot(kind):
 
 def start():
     from companion.app import App
+    from companion.menu import start as home
     from companion.core.store import Store
 
     import companion.main  # noqa: F401 - code.py imports it: its code is on the heap
@@ -352,7 +359,7 @@ def start():
     S["app"] = None
     gc.collect()
     store = Store(S["hw"].nvm)
-    S["app"] = App(S["hw"], store, notice=store.status)
+    S["app"] = App(S["hw"], store, home, notice=store.status)
 
 
 def step(ms):
