@@ -41,6 +41,11 @@ def profile(request):
     return request.param
 
 
+def shown(box):
+    """Everything on the screen as one line (the panel's lines are one label)."""
+    return " ".join(t.replace("\n", " ") for t in box.texts())
+
+
 def screen_name(box):
     return type(box.top).__name__
 
@@ -137,8 +142,7 @@ def test_a_turn_lights_the_column_and_the_cursor_stays_on_free_rows(profile):
         s = box.top
         m = s.m
         col = m.column
-        t = box.texts()
-        assert any(x.endswith("= {}".format(col)) for x in t), t  # the dice and the column
+        assert "= {}".format(col) in shown(box)  # the dice and the column
         # the lit column: every cell of it drawn lit (or the cursor)
         lit = [s.board.tiles[(r - 1) * 7 + col - 3] for r in range(1, 8)]
         assert all(v >= 14 for v in lit)
@@ -179,7 +183,7 @@ def test_computer_shows_its_move_and_waits_for_ok(profile):
             raise AssertionError("the computer never placed")
         acts = s.game.actions()
         placed = [a for a in acts if 31 <= a <= 97][-1]
-        t = " ".join(box.texts())
+        t = shown(box)
         assert "Computer" in t and "c{} r{}".format(placed // 10, placed % 10) in t
         n = len(acts)
         box.wait(5000)
@@ -199,7 +203,7 @@ def test_hard_says_it_is_thinking_before_its_search(profile):
         for _ in range(200):
             s = box.top
             if s.mode == THINKING and s.frame == -1:
-                assert "thinking" in box.texts()
+                assert "thinking" in shown(box)
                 return
             if s.mode in (0, 3, 5):
                 box.press(OK)
@@ -223,12 +227,12 @@ def test_typed_dice_one_picker_each_and_undo_of_a_wrong_roll(profile):
     box = start(profile, typed=True)
     try:
         s = box.top
-        assert s.mode == TYPING and "[2] 2 2" in box.texts()
+        assert s.mode == TYPING and "[2] 2 2" in shown(box)
         type_dice(box, (1, 2, 3))  # P1's starting roll: 6
         type_dice(box, (1, 1, 1))  # P2's: 3, so P1 starts
         assert s.m.player == 0 and s.mode == TYPING
         box.press(NEXT)
-        assert "[3] 2 2" in box.texts()
+        assert "[3] 2 2" in shown(box)
         box.press(BACK)  # at the first die Back leaves to the menu; the match is saved
         assert screen_name(box) == "MainMenu"
     finally:
@@ -306,7 +310,7 @@ def test_one_to_three_and_a_full_column_are_said_in_words(profile):
         type_dice(box, (1, 2, 3))
         type_dice(box, (1, 1, 1))  # P1 starts
         type_dice(box, (3, 2, 1))
-        t = " ".join(box.texts())
+        t = shown(box)
         assert "1-2-3: no move, the turn passes" in t and "pass" in t
         assert s.m.player == 1  # P2's turn now
         # P2 and P1 fill column 4 in turn (P2 first), then P2 rolls column 4 again
@@ -318,7 +322,7 @@ def test_one_to_three_and_a_full_column_are_said_in_words(profile):
             box.press(OK)
         assert s.m.board.column_full(4)
         type_dice(box, (1, 2, 1))
-        t = " ".join(box.texts())
+        t = shown(box)
         assert "Column 4 is full: the turn passes" in t
         assert box.problems() == []
     finally:

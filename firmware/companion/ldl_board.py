@@ -11,7 +11,7 @@ next action.
 
 import displayio
 
-from .ui import rect, text
+from .ui import rect
 
 # palette entries
 _BG = 0
@@ -42,6 +42,9 @@ _TILES = CURSOR_B + 1
 
 COLORS = (0x000000, 0x505050, 0x0B2A5C, 0x5C4A00, 0xF2D39B, 0xC0702E, 0xFF4136, 0xFFC61A)
 RIVER_COLUMN = 6
+# 3..9 in a 3x5 font, rows top to bottom, 3 bits each
+_DIGITS = (0b111001111001111, 0b101101111001001, 0b111100111001111, 0b111100111101111,
+           0b111001001001001, 0b111101111101111, 0b111101111001111)
 
 
 def cell_size(d):
@@ -80,15 +83,17 @@ class BoardWidget:
         self.group.append(rect(left + 7 * s, top, 1, 7 * s + 1, edge))
         self.group.append(rect(left, top + 7 * s, 7 * s, 1, edge))
         self.width = 7 * s + 1
-        self.labels = []
+        self.header = None
         if labels:
-            for x in range(7):
-                lab = text(d, str(x + 3), left + x * s + s // 2 + 1, top // 2,
-                           d.ACCENT if x + 3 == RIVER_COLUMN else d.DIM, 1, (0.5, 0.5))
-                self.labels.append(lab)
-                self.group.append(lab)
+            # the column numbers, drawn into one small bitmap (seven labels would cost ~5 KB)
+            self.header = displayio.Bitmap(7 * s, top - 1, 4)
+            hp = displayio.Palette(4)
+            for i, c in enumerate((d.BG, d.DIM, d.ACCENT, d.SEL_BG)):
+                hp[i] = c
+            self.group.append(displayio.TileGrid(self.header, pixel_shader=hp, x=left, y=0))
         self.tiles = bytearray(49)
         self._lit = None
+        self._drawn = -1  # the lit column the header shows
         for i in range(49):
             self.tiles[i] = self._base(i % 7)
             self.grid[i % 7, i // 7] = self.tiles[i]
@@ -193,9 +198,20 @@ class BoardWidget:
             if self.tiles[i] != t:
                 self.tiles[i] = t
                 self.grid[x, i // 7] = t
-        for x in range(len(self.labels)):
-            lab = self.labels[x]
-            want = self.d.SEL_BG if x == self._lit else (
-                self.d.ACCENT if x + 3 == RIVER_COLUMN else self.d.DIM)
-            if lab.color != want:
-                lab.color = want
+        if self.header is not None and self._drawn != self._lit:
+            self._drawn = self._lit
+            for x in range(7):
+                self._digit(x, 3 if x == self._lit else (2 if x + 3 == RIVER_COLUMN else 1))
+
+    def _digit(self, x, color):
+        """Column number x + 3 in a 3x5 font at twice the size, centred over the column."""
+        bits = _DIGITS[x]
+        b = self.header
+        x0 = x * self.cell + (self.cell - 6) // 2 + 1
+        y0 = (b.height - 10) // 2
+        for r in range(5):
+            for c in range(3):
+                v = color if bits >> (14 - 3 * r - c) & 1 else 0
+                for dy in (0, 1):
+                    for dx in (0, 1):
+                        b[x0 + 2 * c + dx, y0 + 2 * r + dy] = v

@@ -3,6 +3,8 @@ words, and a footer with both hands and the match score. Laid out from the displ
 the board, so it fits both the 240x135 colour and the 128x64 mono screens."""
 
 import displayio
+import terminalio
+from adafruit_display_text import label
 
 from shared_rules.lets_do_lunch import START
 
@@ -22,52 +24,47 @@ ENDED = 7  # a game is over: OK keeps its record and starts the next one
 
 
 class Panel:
+    """Three labels (each label costs ~0.7 KB of heap, each glyph a TileGrid): the name, the
+    dice and the words as one block of lines, the footer in the small font."""
+
     def __init__(self, d, left, sheet, palette, cell, piece_tiles):
         self.d = d
         self.group = displayio.Group()
         self.cols = (d.width - left - d.pad) // d.char_w
         self.words = 2 if d.mono else 3  # lines of words under the name and the dice
         step = d.char_h + (1 if d.mono else 0)
-        self.labels = []
-        for i in range(2 + self.words):
-            x = left + cell + 2 if i == 0 else left  # the mover's piece goes first
-            lab = text(d, "", x, i * step + step // 2)
-            self.labels.append(lab)
-            self.group.append(lab)
+        self.name = text(d, "", left + cell + 2, step // 2, d.ACCENT)  # after the piece
+        self.body = label.Label(terminalio.FONT, text="", color=d.FG, scale=d.scale,
+                                line_spacing=step / d.char_h, anchor_point=(0, 0),
+                                anchored_position=(left, step + (step - d.char_h) // 2))
         self.piece_tiles = piece_tiles
         self.piece = displayio.TileGrid(sheet, pixel_shader=palette, width=1, height=1,
                                         tile_width=cell, tile_height=cell, x=left,
                                         y=(step - cell) // 2)
-        self.group.append(self.piece)
         # the footer: hands and score in the small font (the full figures are one press away)
         self.fcols = (d.width - left - d.pad) // 6
-        top = len(self.labels) * step
+        top = (2 + self.words) * step
         self.foot = text(d, "", left, top + (d.height - top) // 2, d.DIM, 1)
-        self.group.append(self.foot)
-        self.labels.append(self.foot)
-        self._text = [None] * len(self.labels)
+        self.labels = [self.name, self.body, self.foot]
+        for part in (self.name, self.body, self.piece, self.foot):
+            self.group.append(part)
+        self._text = [None, None, None]
 
-    def _set(self, k, s, color=None):
-        lab = self.labels[k]
+    def _set(self, k, s):
         if self._text[k] != s:
-            lab.text = s
+            self.labels[k].text = s
             self._text[k] = s
-        if color is not None and lab.color != color:
-            lab.color = color
 
     def show(self, who, seat, dice, words, foot):
         """who: a name, with the piece of ``seat`` (None: no piece); dice: a short line;
         words: wrapped onto the lines below; foot: the footer line."""
-        d = self.d
         self.piece.hidden = seat is None
         if seat is not None:
             self.piece[0, 0] = self.piece_tiles[seat]
-        self._set(0, fit(who or "", self.cols - 2), d.ACCENT)
-        self._set(1, fit(dice, self.cols))
-        lines = wrap(words, self.cols, self.words)
-        for i in range(self.words):
-            self._set(2 + i, lines[i] if i < len(lines) else "")
-        self._set(len(self.labels) - 1, fit(foot, self.fcols))
+        self._set(0, fit(who or "", self.cols - 2))
+        lines = [fit(dice, self.cols)] + wrap(words, self.cols, self.words)
+        self._set(1, "\n".join(lines).rstrip("\n") or " ")
+        self._set(2, fit(foot, self.fcols))
 
 
 def _words(p, prompt, note=None):
