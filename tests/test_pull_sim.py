@@ -233,6 +233,16 @@ def test_a_game_played_by_key_script_then_pull_history_replay_stats_export(tmp_p
     assert cli.main(["replay", str(row["id"]), "--db", db_path]) == 0
     out = capsys.readouterr().out
     assert out.rstrip().endswith("{} actions".format(len(final.actions())))
+    # on the simulated board's own screen: the last step shows what the board showed
+    assert cli.main(["replay", str(row["id"]), "--db", db_path, "--sim"]) == 0
+    out = capsys.readouterr().out
+    last = out[out.rindex("{:>4}. ".format(len(final.actions()))):]
+    assert winner in last
+    shots = tmp_path / "shots"
+    assert cli.main(["replay", str(row["id"]), "--db", db_path, "--sim", "--shots",
+                     str(shots), "--upto", "3"]) == 0
+    assert sorted(p.name for p in shots.iterdir()) == ["001.png", "002.png", "003.png"]
+    assert "   4. " not in capsys.readouterr().out
     assert cli.main(["stats", "--db", db_path]) == 0
     out = capsys.readouterr().out
     assert out.startswith("1 game\n") and "\nEasy   1      " in out

@@ -6,6 +6,7 @@ one action at a time; the final state is checked against the record, so what is 
 the board saw.
 """
 
+import os
 import sys
 
 from . import db as dbmod
@@ -58,11 +59,62 @@ def who(row, player):
     return names[player] if 0 <= player < len(names) else "seat {}".format(player + 1)
 
 
+class SimScreen:
+    """The firmware's own game screen in a headless simulator, opened on the state after each
+    step (a saved game is the same bytes as a record: the screen resumes it)."""
+
+    def __init__(self, game_id, profile):
+        from .sim import Simulator
+
+        self.sim = Simulator(profile, nvm_path=None, mode="headless")
+        from companion import menu
+        from companion.app import App
+        from companion.core.store import Store
+
+        self.menu = menu
+        self.app = App(self.sim.hw, Store(self.sim.nvm), menu.start, resume=False)
+        self.game_id = game_id
+
+    def show(self, game, shot=None):
+        """The texts on the screen for ``game``'s state (and a PNG at ``shot``)."""
+        app = self.app
+        if len(app.stack) > 1:
+            app.home()
+        self.menu.open_game(app, self.game_id, game.to_bytes())
+        app.refresh()
+        if shot:
+            self.sim.screenshot(shot, 2)
+        return self.sim.texts()
+
+    def close(self):
+        self.sim.close()
+
+
+def screen_lines(texts, width=96):
+    """The screen's texts, in reading order, wrapped into a few lines."""
+    lines, cur = [], "  |"
+    for t in texts:
+        t = " ".join(t.split())
+        if len(cur) + 3 + len(t) > width and cur != "  |":
+            lines.append(cur)
+            cur = "  |"
+        cur += " " + t + " |"
+    lines.append(cur)
+    return lines
+
+
 def register(parser):
     parser.add_argument("id", type=int, help="the game's ID in lunchbox history")
     parser.add_argument("--step", action="store_true",
                         help="wait for Enter after each action (q then Enter stops)")
     parser.add_argument("--final", action="store_true", help="show only the final state")
+    parser.add_argument("--upto", type=int, metavar="N", help="stop after action N")
+    parser.add_argument("--sim", action="store_true",
+                        help="show each step on the simulated board's screen (its texts here)")
+    parser.add_argument("--shots", metavar="DIR",
+                        help="with --sim: also save the screen after each step as DIR/NNN.png")
+    parser.add_argument("--profile", default="pico-display-pack",
+                        help="with --sim: the hardware profile (default: %(default)s)")
     add_db(parser)
 
 
@@ -81,18 +133,34 @@ def run(args, stdin=None, out=None):
     print("{}  {}  {}  (board {}, record {})".format(date_text(row), game_text(row),
                                                       ", ".join(row["players"]), row["board_id"],
                                                       row["seq"]), file=out)
-    final, count = games.replay(row["record"], 0), 0
-    for n, player, words, game in steps(row["record"]):
-        final, count = game, n
-        if args.final:
-            continue
-        print("{:>4}. {:<8} {}".format(n, who(row, player), words), file=out)
-        for line in view(game):
-            print(line, file=out)
-        if args.step:
-            out.flush()
-            if stdin.readline().strip().lower() == "q":
+    screen = None
+    if getattr(args, "sim", False):
+        screen = SimScreen(row["game_id"], args.profile)
+    try:
+        final, count = games.replay(row["record"], 0), 0
+        for n, player, words, game in steps(row["record"]):
+            final, count = game, n
+            if args.final:
+                continue
+            if getattr(args, "upto", None) is not None and n > args.upto:
                 return 0
+            print("{:>4}. {:<8} {}".format(n, who(row, player), words), file=out)
+            if screen is not None:
+                shot = None
+                if args.shots:
+                    shot = os.path.join(args.shots, "{:03d}.png".format(n))
+                lines = screen_lines(screen.show(game, shot))
+            else:
+                lines = view(game)
+            for line in lines:
+                print(line, file=out)
+            if args.step:
+                out.flush()
+                if stdin.readline().strip().lower() == "q":
+                    return 0
+    finally:
+        if screen is not None:
+            screen.close()
     if final.to_bytes() != games.replay(row["record"]).to_bytes():
         raise LunchboxError("game {}: stepping through it does not end where the board "
                             "ended".format(args.id))
