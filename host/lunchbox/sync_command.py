@@ -143,6 +143,7 @@ def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
     """Everything sync needs: (boot, profile, files, meta, warnings)."""
     boot = drives.read_boot_out(drive)
     drives.check_supported(boot)
+    sync.read_manifest(drive.path)  # an untrusted manifest stops here, before the file set
     profile = choose_profile(profile_name, drive, boot)
     rendered = profiles.render_settings(profile)
     existing = drive_settings(drive)
