@@ -702,6 +702,9 @@ def _prune(drive, rel):
 
 def sync(drive, files, meta=None, dry_run=False, progress=None, hook=None):
     """Plan and (unless ``dry_run``) apply, one sync at a time per drive; returns the Plan."""
+    if not os.path.isdir(drive):
+        raise LunchboxError("the drive {} is not there (unplugged?)".format(drive),
+                            hint="plug the board in and wait for CIRCUITPY to mount")
     if dry_run:
         return plan(drive, files, read_manifest(drive))
     with DriveLock(drive):
