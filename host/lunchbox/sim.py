@@ -45,7 +45,8 @@ def register(parser):
     parser.add_argument("--screenshot", metavar="FILE.png", help="save the final screen (headless)")
     parser.add_argument("--print-screen", action="store_true",
                         help="print the texts on the final screen (headless)")
-    parser.add_argument("--scale", type=int, default=0, help="window zoom (default: fit)")
+    parser.add_argument("--scale", type=_scale, default=0,
+                        help="window zoom, 1..12 (default: fit)")
     parser.add_argument("--link", action="store_true",
                         help="open the data channel pty in headless mode too")
     parser.add_argument("--readme-shots", metavar="DIR",
@@ -145,6 +146,14 @@ def check_nvm_path(path, given):
             raise LunchboxError("{} {} is not readable and writable".format(what, path), fix)
     _check_folder(os.path.dirname(path), what, path, fix)
     return path
+
+
+def _scale(text):
+    import argparse
+
+    if not text.isdigit() or not 0 <= int(text) <= 12:
+        raise argparse.ArgumentTypeError("{!r} is not a zoom from 1 to 12".format(text))
+    return int(text)
 
 
 def run(args):
