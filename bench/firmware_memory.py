@@ -137,6 +137,8 @@ class Palette:
         pass
     def make_opaque(self, i):
         pass
+    def is_transparent(self, i):
+        return False
 class TileGrid:
     def __init__(self, bitmap, pixel_shader=None, x=0, y=0, width=1, height=1, tile_width=None,
                  tile_height=None, default_tile=0):
@@ -256,6 +258,10 @@ class _Serial:
 data = _Serial()
 ''',
     "neopixel_write": "def neopixel_write(pin, buf):\n    pass\n",
+    "bitmaptools": (
+        "def blit(dest, source, x, y, **kw):\n    pass\n"
+        "def replace_color(bitmap, old, new):\n    pass\n"
+        "def fill_region(bitmap, x1, y1, x2, y2, value):\n    pass\n"),
     "adafruit_pixelbuf": '''
 class PixelBuf:
     def __init__(self, n, *, byteorder="BGR", brightness=1.0, auto_write=False,
@@ -552,6 +558,34 @@ def _env():
     return out
 
 
+# Levers: source changes the bench can measure without making them (--lever NAME); each maps
+# a companion/ file's text to the changed text.
+LEVERS = {
+    # adafruit_display_text's bitmap_label: one bitmap per label instead of a TileGrid per glyph
+    "bitmap_label": lambda name, text: text.replace(
+        "from adafruit_display_text import label\n",
+        "from adafruit_display_text import bitmap_label as label\n"),
+}
+_FIRMWARE = [ROOT / "firmware" / "companion"]
+
+
+def firmware_copy(tmp, lever):
+    """companion/ with ``lever`` applied, in ``tmp``; the lane then runs that copy."""
+    src = ROOT / "firmware" / "companion"
+    dst = tmp / "lever" / "companion"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    changed = []
+    for path in sorted(dst.rglob("*.py")):
+        text = path.read_text()
+        new = LEVERS[lever](path.name, text)
+        if new != text:
+            path.write_text(new)
+            changed.append(path.relative_to(dst).as_posix())
+    if not changed:
+        raise RuntimeError("lever {} changes nothing".format(lever))
+    return dst
+
+
 def _run(tmp, libs, names, heap, timeout=300, retry_ok=False):
     """Import ``names`` one by one (one interpreter call each) in a bounded heap.
     ``retry_ok``: a step whose own file could not be compiled for want of memory (the search
@@ -559,7 +593,8 @@ def _run(tmp, libs, names, heap, timeout=300, retry_ok=False):
     ran nothing, and the next step does the same action."""
     import mplane
 
-    res = mplane.run(libs=mplane.PORTABLE_LIBS + tuple(libs) + (tmp / "fwbench",),
+    base = (ROOT / "shared_rules",) + tuple(_FIRMWARE)
+    res = mplane.run(libs=base + tuple(libs) + (tmp / "fwbench",),
                      imports=names, heap=heap, timeout=timeout, bounded=True)
     failed = dict(res.failed)
     if retry_ok:
@@ -701,15 +736,19 @@ def source_size(module):
     return Path(spec.origin).stat().st_size if spec and spec.origin else 0
 
 
-def measure(flows=None):
+def measure(flows=None, lever=None):
     """The whole budget: {"rows": [...], "modules": {...}, "sizes": {...}}. A row:
-    (flow, display, screen, in use, import peak, peak module, C objects, need, headroom)."""
+    (flow, display, screen, in use, import peak, peak module, C objects, need, headroom).
+    ``lever``: a name in LEVERS, measured on a changed copy of companion/."""
     global _ENV
     if flows is None:
         from heap_flows import FLOWS as flows
     _ENV = _env()
     tmp = Path(tempfile.mkdtemp(prefix="fwheap-"))
+    _FIRMWARE[:] = [ROOT / "firmware" / "companion"]
     try:
+        if lever is not None:
+            _FIRMWARE[:] = [firmware_copy(tmp, lever)]
         libs = lane_files(tmp)
         sizes = standin_sizes(tmp, libs)
         runs = []
@@ -745,7 +784,20 @@ def kb(n):
 
 
 def main():
-    result = measure()
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lever", choices=sorted(LEVERS),
+                        help="measure a change without making it (on a copy of companion/)")
+    parser.add_argument("--flow", action="append",
+                        help="only this flow (repeatable; default: every flow)")
+    args = parser.parse_args()
+    from heap_flows import FLOWS
+
+    flows = [f for f in FLOWS if not args.flow or f["flow"] in args.flow]
+    result = measure(flows, lever=args.lever)
+    if args.lever:
+        print("LEVER {}: measured on a changed copy of companion/".format(args.lever))
     rows = result["rows"]
     print("Heap budget: every screen of every flow (bench/heap_flows.py), KB of a Pico's {} KB"
           .format(PICO_FREE // 1024))
