@@ -6,7 +6,6 @@ App.finish_game writes them (an envelope with the seats' names); once the game s
 the menu a key script can play them instead.
 """
 
-import os
 import threading
 import time
 
@@ -134,14 +133,33 @@ def test_a_pull_cut_halfway_over_the_pty(played, tmp_path):
         assert sorted(r["record"] for r in db.games()) == sorted(recs)
 
 
-def test_sim_link_file_for_dash_dash_sim(tmp_path, monkeypatch):
-    monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(tmp_path / "sim-link"))
-    nvm = str(tmp_path / "nvm.bin")
-    with RunningSim(nvm) as rs:
-        hostlink.announce_sim_link(rs.port)  # what `lunchbox sim` does when it starts
-        assert hostlink.data_ports(sim=True) == [rs.port]
+def test_lunchbox_sim_announces_its_link_for_dash_dash_sim(played, tmp_path, monkeypatch,
+                                                           capsys):
+    """`lunchbox sim` (the real command, in its own process) writes its pty's path where
+    `lunchbox pull --sim` looks, and removes it when it stops."""
+    import signal
+    import subprocess
+    import sys
+
+    nvm, recs = played
+    link_file = tmp_path / "sim-link"
+    monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(link_file))
+    proc = subprocess.Popen([sys.executable, "-m", "lunchbox", "sim", "--headless", "--link",
+                             "--nvm", nvm, "--keys", "wait:600000 wait:600000 wait:500000"],
+                            stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not link_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert link_file.exists()
         assert cli.main(["pull", "--sim", "--db", str(tmp_path / "g.db")]) == 0
-    assert os.path.exists(tmp_path / "g.db")
+        assert "4 new records" in capsys.readouterr().out
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    assert not link_file.exists()
+    with pytest.raises(hostlink.LinkError, match="no simulator"):
+        hostlink.data_ports(sim=True)
 
 
 def test_push_names_to_the_simulated_board(tmp_path, capsys):

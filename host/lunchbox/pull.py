@@ -9,6 +9,7 @@ aside as corrupt (its bytes kept), reported by its sequence number, and acknowle
 does not block the others.
 """
 
+import sys
 import time
 
 from . import db as dbmod
@@ -53,8 +54,6 @@ def pull_board(link, db, progress=None, now=time.time, set_clock=True, batch=BAT
             break
     rows = []
     total = len(entries)
-    size = sum(e[2] for e in entries)
-    done = 0
     for i, (seq, kind, n, crc) in enumerate(entries):
         if db.stored(board, epoch, seq) is not None:
             res.already += 1
@@ -71,9 +70,8 @@ def pull_board(link, db, progress=None, now=time.time, set_clock=True, batch=BAT
                 res.corrupt.append((seq, row["error"]))
             elif row["status"] == "crash":
                 res.crashes += 1
-        done += n
         if progress:
-            progress(done, size, "record {} ({}/{})".format(seq, i + 1, total))
+            progress(i + 1, total, "record {}".format(seq))
         if len(rows) >= batch or (i == total - 1):
             res.new += db.store_batch(hello, rows, epoch if res.new_epoch else None, now())
             rows = []
@@ -100,14 +98,35 @@ def register(parser):
                         help="do not set the board's clock")
 
 
-def run(args):
-    from .progress import Bar
+class Counter:
+    """``Counter(label)(done, total, name)``: "pulling 3/12 record 57" redrawn in place on a
+    terminal; silent elsewhere (the summary line says it all)."""
 
+    def __init__(self, label, stream=None):
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.used = False
+
+    def __call__(self, done, total, name=""):
+        if self.tty:
+            self.used = True
+            self.stream.write("\r{:<60}".format("{} {}/{} {}".format(self.label, done, total,
+                                                                       name))[:60])
+            self.stream.flush()
+
+    def close(self):
+        if self.used:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()
+
+
+def run(args):
     devices = data_ports(args.port, args.sim)
     failed = []
     with dbmod.Database(args.db) as db:
         for device in devices:
-            bar = Bar("pulling")
+            bar = Counter("pulling")
             try:
                 link = open_link(device)
                 try:
@@ -122,7 +141,8 @@ def run(args):
                 continue
             bar.close()
             print(summary(device, res))
-        print("{} games in {}".format(len(db.games()), db.path))
+        n = len(db.games())
+        print("{} game{} in {}".format(n, "" if n == 1 else "s", db.path))
     if failed:
         raise LunchboxError("some boards were not pulled: " + "; ".join(failed),
                             "plug them in again and rerun lunchbox pull")

@@ -199,6 +199,9 @@ def run(args):
         if sim.link is not None:
             print("data channel (like the Pico's CDC2 port): {}".format(sim.link.path),
                   file=sys.stderr)
+            from .link import announce_sim_link
+
+            announce_sim_link(sim.link.path)  # lunchbox pull/push --sim find it there
         if mode == "headless":
             sim.run_script(args.keys)
             if args.screenshot:
@@ -217,6 +220,10 @@ def run(args):
         return 128 + e.signum
     finally:
         restore_handlers(previous)
+        if sim.link is not None:
+            from .link import forget_sim_link
+
+            forget_sim_link(sim.link.path)
         sim.close()
     return 0
 
@@ -356,6 +363,9 @@ class Simulator:
         self.hw = Hardware(self.display, self.buttons, self.clock, self.nvm, self.cfg,
                            pixels=self.pixels, link=self.link, watchdog=self.watchdog,
                            idle=self._idle)
+        from .link import sim_uid
+
+        self.hw.uid = sim_uid(nvm_path)  # the board id lunchbox pull sees (cpu.uid on a Pico)
         self.timeline = []
         self.t0 = 0
         self.ti = 0
