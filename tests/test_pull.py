@@ -234,3 +234,23 @@ def test_host_killed_mid_pull_leaves_the_database_consistent(tmp_path):
     with dbmod.Database(path) as db:
         res = do_pull(board, db)  # the real board was never acknowledged by the killed hosts
         assert res.new + res.already == 12 and db.count() == 12 and res.waiting == 0
+
+
+def test_the_command_pulls_every_board_and_reports_one_that_fails(tmp_path, monkeypatch, capsys):
+    from lunchbox import cli
+
+    boards = {"/dev/a": board_with_games(2), "/dev/b": board_with_games(3, uid=b"B" * 8),
+              "/dev/c": None}
+
+    def open_link(device):
+        if boards[device] is None:
+            raise hostlink.LinkError("cannot open {}".format(device))
+        return hostlink.Link(boards[device].stream(), clock=Ticker())
+
+    monkeypatch.setattr(pull, "data_ports", lambda port, sim: sorted(boards))
+    monkeypatch.setattr(pull, "open_link", open_link)
+    code = cli.main(["pull", "--db", str(tmp_path / "g.db")])
+    out, err = capsys.readouterr()
+    assert code == 1 and "/dev/c: cannot open /dev/c" in err
+    assert "/dev/a (board E66141040327522C" in out and "/dev/b (board 4242424242424242" in out
+    assert "5 games in" in out
