@@ -14,7 +14,7 @@ from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
 
 
 def _wired():
-    """The lead's GameScreen (companion/game.py) and the scoreboard menu rows are in."""
+    """The scoreboard's menu row is in (companion/menu.py)."""
     try:
         import companion.game  # noqa: F401
         import companion.menu as menu
@@ -182,7 +182,7 @@ def test_pass_advisor(profile):
     sim = run(profile, TO_AQUA + "next*2 ok " + hand + "prev*5 ok")
     t = sim.texts()
     num, den = ab.pass_advice(["walrus"] * 3)[0][1:]
-    from companion.tally import tenths
+    from companion.pickers import tenths
 
     assert t[:4] == ["Pass advisor", "expect", "Pass Walrus", tenths(num, den)]
     assert sim.layout_problems() == []

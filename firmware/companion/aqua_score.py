@@ -22,8 +22,9 @@ from shared_rules.aqua_brunch_score import (
     aqua_text,
 )
 
+from .pickers import LinesScreen, ask_players
 from .screens import ListScreen
-from .tally import LinesScreen, TallyScreen, ask_players
+from .tally import TallyScreen
 
 GAME_ID = "aqua_score"
 _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first

@@ -7,11 +7,13 @@ I could pass, the expected strength after receiving an unknown card
 """
 
 from shared_rules.aqua_brunch import CARDS, pass_advice
-from shared_rules.aqua_brunch_score import LABELS
 
-from .tally import Chooser, Counter, LinesScreen, saved, tenths
+from .pickers import Chooser, Counter, LinesScreen, saved, tenths
 
 WALRUS = 4
+# shared_rules.aqua_brunch.CARDS order (not imported from the scoreboard: heap)
+LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus", "Shark 535", "Shark 626",
+          "Shark 717")
 SCORE_ID = "aqua_score"
 
 

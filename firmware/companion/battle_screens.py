@@ -18,7 +18,8 @@ from shared_rules.space_battle_race import (
     check_serve,
 )
 
-from .tally import Chooser, Counter, LinesScreen, Number, TallyScreen, ask_players, saved
+from .pickers import Chooser, Counter, LinesScreen, Number, ask_players, saved
+from .tally import TallyScreen
 
 GAME_ID = "battle_race"
 NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")

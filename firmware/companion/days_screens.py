@@ -11,8 +11,9 @@ from shared_rules import games
 from shared_rules.space_days_cards import DEFAULT_COUNTS, KINDS, card_score
 from shared_rules.space_days_score import COUNT, DAY_LABELS, LABELS, MAX_COUNT, fits
 
+from .pickers import Chooser, LinesScreen, Number, ask_players, saved
 from .screens import MessageScreen
-from .tally import Chooser, LinesScreen, Number, TallyScreen, ask_players, saved
+from .tally import TallyScreen
 
 GAME_ID = "days_score"
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -12,12 +12,23 @@ GAMES = (
     ("space_lunch", "Space Lunch", "Space Lunch", "companion.space_lunch"),
     ("lets_do_lunch", "Let's Do Lunch", "Let's Do Lunch", "companion.ldl"),
     ("aqua_brunch", "Aqua Brunch", "Aqua Brunch", "companion.aqua"),
-    ("space_battle", "Space Battle", "Space Battle Lunchtime", None),
-    ("space_days", "Space Days", "Space Days", None),
+    ("space_battle", "Space Battle", "Space Battle Lunchtime", "companion.battle_screens"),
+    ("space_days", "Space Days", "Space Days", "companion.days_screens"),
+)
+# The table scoreboards (docs/scoring.md) save and record under their own ids; a saved one
+# opens with its module, named as its game: (id, its game's row, module).
+SCOREBOARDS = (
+    ("aqua_score", "aqua_brunch", "companion.aqua_score"),
+    ("battle_race", "space_battle", "companion.battle_screens"),
+    ("days_score", "space_days", "companion.days_screens"),
 )
 
 
 def game_info(game_id):
+    for board, game, module in SCOREBOARDS:
+        if board == game_id:
+            info = game_info(game)
+            return (board, info[1], info[2], module)
     for info in GAMES:
         if info[0] == game_id:
             return info
