@@ -343,17 +343,21 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
             box.settle()
         box.press(NEXT)
         assert screen_name(box) == "StatsScreen"
-        t = box.texts()
-        assert "In hand" in t and "Dice" in t and "few rolls" in t
+        t = shown(box)
+        assert "In hand: A" in t and "P1 0, P2 0" in t and "Target 20" in t
         assert box.problems() == []
         box.press(NEXT)
+        t = shown(box)
+        assert "Rolled (fair)" in t and "3: " in t and "~" not in t
         box.press(NEXT)
-        box.press(NEXT)  # the verdict row
-        box.press(OK)
-        t = " ".join(box.texts())
+        assert "rolls: few rolls" in shown(box) and "9: " in shown(box)
+        box.press(NEXT)  # the verdict
+        t = shown(box)
         assert "Too few rolls to judge" in t and "chi2" in t
+        assert box.problems() == [] and "~" not in t
+        box.press(NEXT)
+        assert "In hand" in shown(box)  # round again
         box.press(OK)
-        box.press(BACK)
         assert screen_name(box) == "PlayScreen"
     finally:
         box.close()

@@ -4,9 +4,16 @@ computer plays A or B), the target score, a strict table, and who rolls the dice
 or the players, who type them in). "Start" is selected first: the usual match is one press.
 """
 
+# Everything the game runs is imported here, with this module: the menu unloads what opening
+# a game imported when another game opens, so nothing may be imported later, on first use.
+# The AI comes first: its compile needs the most free heap of any module here.
+import shared_rules.lets_do_lunch_ai  # noqa: F401 - the computer opponent (ldl_moves)
 from shared_rules import games
+from shared_rules._compat import Rng
 
+from . import ldl_stats  # noqa: F401 - the match figures (ldl_play)
 from .core.buttons import LONG, OK
+from .ldl_play import PlayScreen, Setup
 from .screens import ItemPicker, ListScreen, NumberPicker
 
 GAME_ID = "lets_do_lunch"
@@ -17,8 +24,6 @@ _SETUP_PARAMS = 4
 
 def new_rng(app):
     """The device's dice: seeded from the hardware's randomness where there is some."""
-    from shared_rules._compat import Rng
-
     try:
         import os
 
@@ -36,8 +41,6 @@ def _takes_setup():
 
 def setup_of(game):
     """The Setup a record holds, or None when the rules do not keep it."""
-    from .ldl_play import Setup
-
     p = game.params
     if len(p) < _SETUP_PARAMS:
         return None
@@ -62,7 +65,6 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
 
 def play(app, game, setup, replace=False):
-    from .ldl_play import PlayScreen
 
     names = list(app.settings.names[:2])
     screen = PlayScreen(app, game, setup, new_rng(app), names)
@@ -143,8 +145,6 @@ class SetupScreen(ListScreen):
         self.refresh_items()
 
     def start(self):
-        from .ldl_play import Setup
-
         setup = Setup(self.seat if self.vs else None, self.level, self.typed)
         if self.resume is not None:
             play(self.app, self.resume, setup, replace=True)
