@@ -31,6 +31,7 @@ K_SEEN = const(0x07)  # the notice in the base record has been on screen (a save
 # Ring record kinds the app uses (any 1..255 is accepted)
 KIND_FINISHED = const(1)
 KIND_CRASH = const(2)
+KIND_GAME = const(3)  # a finished game in its envelope (date, names: core/records.py)
 
 MAX_PAYLOAD = const(1024)  # largest payload of any save, on a 4 KB nvm (see max_payload)
 MAX_ID_LEN = const(32)  # bytes of a game id (UTF-8)
