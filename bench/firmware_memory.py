@@ -329,6 +329,17 @@ def count(node, out):
             count(child, out)
 
 
+def forget_steps(current):
+    """Drop the step modules run so far (each is a module object on the heap)."""
+    import fwbench
+
+    for name in [k for k in sys.modules if k.startswith("fwbench.s") and k != current]:
+        del sys.modules[name]
+        short = name[len("fwbench."):]
+        if hasattr(fwbench, short):
+            delattr(fwbench, short)
+
+
 def mark(label):
     """Print the heap in use now (after the step before it) with what the screen holds."""
     gc.collect()
@@ -621,7 +632,7 @@ def run_flow(flow, kind, tmp, libs):
 
     def step(body):
         n = "s{:02d}".format(len(names))
-        _write(pkg / (n + ".py"), "import gc\ngc.collect()\nfrom fwbench import drive as D\n"
+        _write(pkg / (n + ".py"), "from fwbench import drive as D\nD.forget_steps(__name__)\n"
                + body + "\n")
         names.append("fwbench." + n)
 
