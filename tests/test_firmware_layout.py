@@ -105,11 +105,11 @@ def test_grid_and_board_views(profile):
         g = displayio.Group()
         g.append(TitleBar(d, "Widget test", "P1").group)
         if make == "grid":
-            view = GridView(d, 3, 3)
+            view = GridView(d, 3, 3)  # cols, rows, as BoardView
             for r in range(3):
                 for c in range(3):
-                    view.set(r, c, "F{}".format(r * 3 + c + 10))
-            view.move_cursor(1, 2)
+                    view.set(c, r, "F{}".format(r * 3 + c + 10))
+            view.move_cursor(2, 1)
         else:
             view = BoardView(d, 7, 7)
             view.set(0, 0, BoardView.A)
@@ -126,7 +126,7 @@ def test_grid_and_board_views(profile):
             assert x0 >= 0 and y0 >= 0 and x1 <= d.width and y1 <= d.height
         assert sim.pixels_lit() > 100
         if make == "grid":
-            assert "F15" in sim.texts() and view.at == (1, 2)
+            assert "F15" in sim.texts() and view.at == (2, 1)
         else:
             # the pieces are drawn in the players' palette entries, the cursor in its own
             assert view.bitmap[view.cell * 4 + 1, view.cell * 4] == 4  # cursor edge

@@ -235,12 +235,13 @@ class TextBlock:
 
 
 class GridView:
-    """A rows x cols grid of short texts with a cursor cell (for grid games like Space Lunch)."""
+    """A cols x rows grid of short texts with a cursor cell (for grid games like Space Lunch).
+    Arguments go columns first, as in BoardView and displayio: (col, row) is (x, y)."""
 
-    def __init__(self, d, rows, cols, top=None):
+    def __init__(self, d, cols, rows, top=None):
         self.d = d
-        self.rows_n = rows
         self.cols_n = cols
+        self.rows_n = rows
         top = d.title_h if top is None else top
         self.cell_w = d.width // cols
         self.cell_h = (d.height - top) // rows
@@ -257,19 +258,19 @@ class GridView:
                 lab = text(d, "", x, y, anchor=(0.5, 0.5))
                 self.labels.append(lab)
                 self.group.append(lab)
-        self.at = (0, 0)
+        self.at = (0, 0)  # (col, row)
         self.values = [""] * (rows * cols)
 
-    def set(self, row, col, value):
+    def set(self, col, row, value):
         i = row * self.cols_n + col
         self.values[i] = value
         self.labels[i].text = fit(value, self.cells)
 
-    def move_cursor(self, row, col):
+    def move_cursor(self, col, row):
         d = self.d
-        old = self.at[0] * self.cols_n + self.at[1]
+        old = self.at[1] * self.cols_n + self.at[0]
         self.labels[old].color = d.FG
-        self.at = (row, col)
+        self.at = (col, row)
         self.cursor.x = col * self.cell_w
         self.cursor.y = self.top + row * self.cell_h
         self.labels[row * self.cols_n + col].color = d.SEL_FG
