@@ -10,7 +10,6 @@ import microcontroller
 import supervisor
 
 from . import display as displays
-from .core import settings
 from .core.buttons import button_id
 from .hwbase import Hardware
 
@@ -122,9 +121,23 @@ def _status_led_off(cfg):
         led.switch_to_output(value=True)
 
 
+def _read_settings(getenv):
+    """The profile from settings.toml; then the parser is unloaded: nothing else on the
+    device needs it, and its code is ~4 KB of heap (bench/firmware_memory.py)."""
+    import sys
+
+    from .core import settings
+
+    cfg = settings.read(getenv if getenv is not None else os.getenv)
+    if sys.implementation.name != "cpython":  # a PC process may share the module
+        del sys.modules["companion.core.settings"]
+        del sys.modules["companion.core"].settings
+    return cfg
+
+
 def build(getenv=None):
     """``getenv``: where the LUNCHBOX_* values come from (os.getenv reads settings.toml)."""
-    cfg = settings.read(getenv if getenv is not None else os.getenv)
+    cfg = _read_settings(getenv)
     pixels = None
     if cfg["neopixel"]:
         import neopixel
