@@ -577,6 +577,29 @@ LEVERS = {
         "from adafruit_display_text import label\n",
         "from adafruit_display_text import bitmap_label as label\n"),
 }
+# neopixel.py is a 5 KB wrapper around CircuitPython's own adafruit_pixelbuf: the same in
+# a few lines of hwpico (GRB order, the pin driven by neopixel_write)
+_STRIP_OLD = """        import neopixel
+
+        pixels = neopixel.NeoPixel(_pin(cfg["neopixel"]), cfg["neopixel_count"],
+                                   brightness=0.2, auto_write=False)
+"""
+_STRIP_NEW = """        import adafruit_pixelbuf
+        import digitalio
+        from neopixel_write import neopixel_write
+
+        class Strip(adafruit_pixelbuf.PixelBuf):
+            def __init__(self, pin, n):
+                super().__init__(n, byteorder="GRB", brightness=0.2, auto_write=False)
+                self.pin = digitalio.DigitalInOut(pin)
+                self.pin.direction = digitalio.Direction.OUTPUT
+
+            def _transmit(self, buf):
+                neopixel_write(self.pin, buf)
+
+        pixels = Strip(_pin(cfg["neopixel"]), cfg["neopixel_count"])
+"""
+LEVERS["pixelbuf_strip"] = lambda name, text: text.replace(_STRIP_OLD, _STRIP_NEW)
 _FIRMWARE = [ROOT / "firmware" / "companion"]
 
 
