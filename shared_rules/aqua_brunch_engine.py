@@ -30,12 +30,10 @@ from shared_rules.aqua_brunch import (
     strength,
     take_order,
 )
+from shared_rules.protocol import CHANCE, TABLE, TERMINAL  # noqa: F401 -- re-exported
 
 VERSION = const(1)
 ROUNDS = const(6)
-CHANCE = const(-1)
-TABLE = const(-2)
-TERMINAL = const(-4)
 
 # Phases (stored in to_bytes).
 DEAL = const(0)

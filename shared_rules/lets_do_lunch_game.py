@@ -7,7 +7,16 @@ new record whose base is the match as it then stands. A finished game is not und
 """
 
 from shared_rules._compat import const
-from shared_rules.lets_do_lunch import ANNOUNCE, ANNOUNCED, FORGOT, OVER, PLACE, ROLL, START
+from shared_rules.lets_do_lunch import (
+    ANNOUNCE,
+    ANNOUNCED,
+    FORGOT,
+    OVER,
+    PLACE,
+    ROLL,
+    ROLLS,
+    START,
+)
 from shared_rules.protocol import CHANCE, TABLE, TERMINAL, Game
 
 NEXT_GAME = const(0)
@@ -52,6 +61,8 @@ class LetsDoLunchGame(Game):
         if self.ended is not None:
             raise ValueError("this game is over: start the next one")
         e = self.engine
+        if (e.phase == START or e.phase == ROLL) and action not in ROLLS:
+            raise ValueError("a roll is three dice 1-3, smallest first (1-2-3 is 123)")
         ends = e.phase == PLACE and e.hands[e.player] == 1
         if ends:
             final = e.board.copy()

@@ -25,6 +25,7 @@ Seats are numbered clockwise from the start player. Actions are tuples:
 
 from shared_rules._codec import SnapshotUndo, checksum, open_state
 from shared_rules._compat import const
+from shared_rules.protocol import CHANCE, TERMINAL  # noqa: F401 -- re-exported
 from shared_rules.space_battle_lunchtime import (
     MAX_HAND,
     _level,
@@ -38,8 +39,6 @@ from shared_rules.space_battle_lunchtime import (
 
 VERSION = const(1)
 TARGET = const(21)
-CHANCE = const(-1)
-TERMINAL = const(-4)
 # Cards held mid-turn: 7, a buy with a 3-quantity card (one out, three in: 9), a spatula
 # steal (10). best_serve's limit is the same.
 MAX_HELD = const(10)

@@ -23,6 +23,7 @@ Rule decisions and options: docs/rules-decisions.md, "Space Days".
 
 from shared_rules import space_days_cards as cards
 from shared_rules._compat import const
+from shared_rules.protocol import CHANCE  # current_player() while a card is drawn or stolen
 from shared_rules.space_days_cards import (
     ACTION,
     CARDS,
@@ -56,9 +57,6 @@ from shared_rules.space_days_legal import (
     reason,
     replies,
 )
-
-CHANCE = const(-1)  # current_player() while a card is being drawn, dealt or stolen
-
 
 MAX_PLAYERS = const(6)
 UNDO_LIMIT = const(64)  # about 100 bytes each: keep the Pico heap free
