@@ -14,7 +14,7 @@ from lunchbox.sim_inspect import layout_problems, walk  # noqa: E402
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
             "pico2-ssd1306-5btn")
-AQUA = "next next ok "
+AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 HAND = "ok next*6 ok next*7 ok next*8 ok "  # Shark 6/2/6, Shark 7/1/7 twice: the longest names
 SETTINGS = "next*5 ok "
 

@@ -14,7 +14,7 @@ from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 # menu rows: 0 Space Lunch, 1 Let's Do Lunch, 2 Aqua Brunch, 3 Space Battle, 4 Space Days,
 # 5 Settings
-TO_AQUA = "next next ok "
+TO_AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 CARDS = ("orca8", "orca5", "baby", "octopus", "walrus", "shark535", "shark626", "shark717")
 
 
@@ -72,7 +72,7 @@ def test_menu_scrolls_and_wraps(profile):
 def test_held_next_auto_repeats(profile):
     # one step on the way down, then repeats after 450 ms every 120 ms: 450 570 690
     assert run(profile, "hold:next:800 ok").texts()[0] == "Space Days"  # 4 steps
-    assert run(profile, "hold:next:500 ok").texts()[0] == "Strength"  # 2 steps: Aqua Brunch
+    assert run(profile, "hold:next:500 ok").texts()[0] == "Aqua Brunch"  # 2 steps: its list
     assert run(profile, "hold:next:300 ok").texts()[0] == "Let's Do Lunch"  # 1 step
 
 

@@ -68,7 +68,7 @@ def test_script_errors(bad, message):
 def test_headless_screenshot_and_print(tmp_path):
     shot = tmp_path / "aqua.png"
     r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--keys",
-                 "next next ok ok next*5 ok", "--screenshot", str(shot), "--print-screen")
+                 "next next ok next ok ok next*5 ok", "--screenshot", str(shot), "--print-screen")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[:2] == ["Strength", "?"] and "1 Walrus" in lines

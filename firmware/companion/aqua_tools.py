@@ -1,4 +1,5 @@
-"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor, and the pass advisor.
+"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor (a list that stays under
+what it opens), and the pass advisor.
 
 The pass advisor: my three predators (OK adds one of a kind; the list starts on the walrus,
 the commonest card), then, optionally, the cards I have seen (the face-up deal); for each card
@@ -8,7 +9,8 @@ I could pass, the expected strength after receiving an unknown card
 
 from shared_rules.aqua_brunch import CARDS, pass_advice
 
-from .pickers import Chooser, Counter, LinesScreen, saved, tenths
+from .pickers import Counter, LinesScreen, saved, tenths
+from .screens import ListScreen
 
 WALRUS = 4
 # shared_rules.aqua_brunch.CARDS order (not imported from the scoreboard: heap)
@@ -27,6 +29,9 @@ def _is_scoreboard(payload):
 
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+    """The Aqua Brunch list; a saved scoreboard or calculator hand opens over it, so Back from
+    either comes back to the list."""
+    app.push(AquaList(app))
     if payload is not None:  # resuming: the scoreboard's record or the calculator's hand
         if _is_scoreboard(payload):
             from . import aqua_score
@@ -36,24 +41,31 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
             from . import aqua
 
             aqua.open(app, payload)
-        return
 
-    kept = saved(app, SCORE_ID)
-    rows = ["Resume scores", "New scoreboard"] if kept else ["Scoreboard"]
 
-    def chosen(i):
-        if i < len(rows):
+class AquaList(ListScreen):
+    """Scoreboard (Resume scores / New scoreboard when one is saved), Strength, Pass advisor.
+    It stays under what it opens."""
+
+    title = "Aqua Brunch"
+
+    def items(self):
+        if saved(self.app, SCORE_ID):
+            return ["Resume scores", "Strength", "Pass advisor", "New scoreboard"]
+        return ["Scoreboard", "Strength", "Pass advisor"]
+
+    def activate(self, index):
+        app = self.app
+        if index == 0 or index == 3:
             from . import aqua_score
 
-            aqua_score.open(app, kept if i == 0 else None)
-        elif i == len(rows):
+            aqua_score.open(app, saved(app, SCORE_ID) if index == 0 else None)
+        elif index == 1:
             from . import aqua
 
             aqua.open(app, None)
         else:
             advisor(app)
-
-    app.push(Chooser(app, "Aqua Brunch", rows + ["Strength", "Pass advisor"], chosen))
 
 
 def _cards(counts):

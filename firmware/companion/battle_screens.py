@@ -33,20 +33,22 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
         return
 
     kept = saved(app, GAME_ID)
-    rows = ["Resume race", "New race"] if kept else ["Race to 21"]
+    rows = ["Resume race" if kept else "Race to 21", "Serve check", "Best serve"]
+    if kept:
+        rows.append("New race")
 
     def chosen(i):
-        if kept and i == 0:
+        if i == 0 and kept:
             app.push(RaceScreen(app, games.from_bytes(kept)))
-        elif i < len(rows):
+        elif i == 0 or i == 3:
             ask_players(app, "Space Battle", 2, 5, 2,
                         lambda n: app.push(RaceScreen(app, games.new(GAME_ID, n))))
-        elif i == len(rows):
+        elif i == 1:
             serve_check(app, None)
         else:
             best_serve(app)
 
-    app.push(Chooser(app, "Space Battle", rows + ["Serve check", "Best serve"], chosen))
+    app.push(Chooser(app, "Space Battle", rows, chosen))
 
 
 def level_text(lv):

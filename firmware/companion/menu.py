@@ -11,7 +11,7 @@ from .ui import TitleBar, text
 GAMES = (
     ("space_lunch", "Space Lunch", "Space Lunch", "companion.space_lunch"),
     ("lets_do_lunch", "Let's Do Lunch", "Let's Do Lunch", "companion.ldl"),
-    ("aqua_brunch", "Aqua Brunch", "Aqua Brunch", "companion.aqua"),
+    ("aqua_brunch", "Aqua Brunch", "Aqua Brunch", "companion.aqua_tools"),
     ("space_battle", "Space Battle", "Space Battle Lunchtime", "companion.battle_screens"),
     ("space_days", "Space Days", "Space Days", "companion.days_screens"),
 )

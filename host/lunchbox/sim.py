@@ -552,12 +552,22 @@ class Simulator:
 SHOTS = (
     ("menu", "wait:3000"),  # after the first-boot message has gone
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
-    ("aqua-brunch", "next next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
+    ("aqua-brunch", "next next ok next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
     # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested card):
     # the first turn, the threat warning 45 OKs in, the end 59 OKs in
     ("space-lunch-turn", "wait:3000 ok ok ok*9"),
     ("space-lunch-threat", "wait:3000 ok ok ok*45"),
     ("space-lunch-end", "wait:3000 ok ok ok*59"),
+    # Aqua Brunch scoreboard, 3 players: the rulebook's Andrey (walrus, shark 5/3/5, baby orca,
+    # aqua -2 and 0: 7) against 24 and 17; the round's result
+    ("aqua-score", "wait:3000 next next ok ok prev ok ok next ok prev*2 ok prev*2 ok*2 next*2 "
+                   "ok next*2 ok*2 prev*4 ok prev*4 ok prev*2 ok next*4 ok*4 prev*2 ok*2 prev ok "
+                   "next ok"),
+    # Space Battle race, 3 players: 5, no serve, 7; 8, no serve, 4: P1's turn with 13 points
+    ("space-battle", "wait:3000 next*3 ok ok next ok next*2 ok next*5 ok*2 next*2 ok next*7 ok "
+                     "next*2 ok next*8 ok*2 next*2 ok next*4 ok"),
+    # Space Days scoring: P1's Monday to Wednesday (Solar Probe, Space Elevator, Hospital Ship)
+    ("space-days", "wait:3000 next*4 ok ok next*4 ok next*4 ok next*6 ok"),
 )
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
 
