@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py
-# Both cores: the random-playthrough tests dominate the run.
-PYTEST_ARGS ?= -n auto
+# Both cores. The long runs (thousands of games, strength figures) are marked soak: `make soak`.
+PYTEST_ARGS ?= -n auto -m "not soak"
 
-.PHONY: setup test sim lint portability pytest bench screenshots clean
+.PHONY: setup test soak sim lint portability pytest bench screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,6 +32,10 @@ pytest: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint portability pytest
+
+# The long runs; CI runs them after `make test`.
+soak: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m pytest -n auto -m soak
 
 sim: $(STAMP)
 	$(BIN)/lunchbox sim $(SIM_ARGS)

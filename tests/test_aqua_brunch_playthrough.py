@@ -89,6 +89,7 @@ def test_random_games(players):
         assert w and all(sc[s] == max(sc) for s in w)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("chunk", range(8))
 def test_thousands_of_games_round_trip_at_every_step(chunk):
     # 2,000 seeded games in 8 chunks (so make test spreads them over the cores): invariants and

@@ -3,6 +3,8 @@
 Every step keeps twelve cannibals per player between board and hand, never removes a River
 cannibal, round-trips through to_bytes/from_bytes, and every game ends."""
 
+import pytest
+
 from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch import ANNOUNCE, RIVER, roll_dice
 from shared_rules.lets_do_lunch_match import Match
@@ -54,6 +56,7 @@ def _play(seed, strict):
     return steps
 
 
+@pytest.mark.soak
 def test_ten_thousand_random_games():
     total = 0
     for seed in range(GAMES):
@@ -79,6 +82,7 @@ def test_random_undo_returns_to_the_same_state():
     assert m.games > 0
 
 
+@pytest.mark.soak
 def test_random_matches_to_twenty():
     for seed in range(30):
         m = Match(undo_limit=0)

@@ -5,6 +5,8 @@ confidence interval, by bench/lets_do_lunch_ai.py."""
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "bench"))
 
@@ -18,6 +20,7 @@ GAMES = 1000
 MIN_RATE = 0.57
 
 
+@pytest.mark.soak
 def test_hard_beats_greedy_over_1000_seeded_games():
     starts = []
     wins = bench.strength(GAMES, starts=starts)
@@ -30,12 +33,14 @@ def test_hard_beats_greedy_over_1000_seeded_games():
         wins, GAMES, rate)
 
 
+@pytest.mark.soak
 def test_easy_loses_to_a_player_who_just_looks_for_sandwiches():
     # The greedy player is what a beginner does after one game: take what can be eaten.
     wins = bench.strength(200, bench.ai.EASY)
     assert wins < 200 * 0.45, "EASY won {} of 200 against greedy".format(wins)
 
 
+@pytest.mark.soak
 def test_medium_sits_between():
     wins = bench.strength(200, bench.ai.MEDIUM)
     assert wins > 200 * 0.5, "MEDIUM won only {} of 200 against greedy".format(wins)

@@ -95,6 +95,7 @@ def test_random_games(players):
             assert len(g.hands[s]) <= 7
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("chunk", range(8))
 def test_thousands_of_games_round_trip_at_every_step(chunk):
     # 2,000 seeded games in 8 chunks (spread over the cores by make test)

@@ -194,6 +194,7 @@ def fresh_stats():
             "draws": 0, "tiebreak": 0, "accepted_corrupt": 0}
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games(chunk):
     stats = fresh_stats()
@@ -205,6 +206,7 @@ def test_random_games(chunk):
     assert stats["ends"]["pass"] and stats["ends"]["full"], stats["ends"]
 
 
+@pytest.mark.soak
 def test_whole_run_reaches_draws_and_tie_breaks():
     stats = fresh_stats()
     play_games(range(GAMES, GAMES + 200), stats)

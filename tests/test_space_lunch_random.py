@@ -104,6 +104,7 @@ def random_game(g, rng, round_trip=False, probe=False, thrifty=False, collect=Fa
     return steps
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
 def test_random_solo_games(difficulty):
     rng = Rng(1000 + difficulty)
@@ -140,6 +141,7 @@ def test_undo_matches_the_earlier_states():
         assert state(g)[:-1] == seen[-1 - k][:-1]
 
 
+@pytest.mark.soak
 def test_random_duels_and_the_tie_break_chain():
     rng = Rng(99)
     ends = {}
@@ -168,6 +170,7 @@ def test_random_duels_and_the_tie_break_chain():
     assert sorted(ends) == ["beverages", "coupon", "doubles", "shared", "triplets"]
 
 
+@pytest.mark.soak
 def test_hints_tell_the_truth():
     """For each take and Chill Jar the hints rate, play it out with the real cards."""
     rng = Rng(5)
@@ -250,6 +253,7 @@ def _wins(g, action):
     return h.winner == HUMAN
 
 
+@pytest.mark.soak
 def test_hint_shortcuts_agree_with_the_full_rating():
     """hints() shares work between actions that must rate alike; rate every action in full
     (space_lunch_hints._rate, no shortcuts) on many positions and compare."""
