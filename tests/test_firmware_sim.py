@@ -475,3 +475,27 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
     assert sim.nvm.writes == 3
     sim = run(profile, "back next*5 ok ok next ok", nvm)  # Back: the resume prompt; 60%
     assert sim.nvm.writes == 1
+
+
+def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly_full(nvm):
+    from companion.core.records import KIND_GAME, NEARLY_FULL, TYPICAL, envelope, waiting
+    from companion.core.store import Store
+
+    from shared_rules import games
+
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    record = games.record(games.new("space_lunch"))
+    store.append_record(KIND_GAME, envelope(record))
+    sim.close()
+    assert run("pico-display-pack", "wait:3000", nvm).texts()[:2] == ["Lunchbox", "1 to pull"]
+    assert "Memory" not in run("pico-display-pack", "wait:3000 ok", nvm).texts()
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    store.clear_game()
+    while store.room(TYPICAL[0]) >= NEARLY_FULL:  # TYPICAL[0]: a Space Lunch record
+        store.append_record(KIND_GAME, envelope(record))
+    n = waiting(store)
+    sim.close()
+    t = run("pico-display-pack", "wait:3000 ok", nvm).texts()  # a new Space Lunch game
+    assert t[0] == "Memory" and "{} games not pulled".format(n) in joined(t), t

@@ -102,11 +102,24 @@ def open_game(app, game_id, payload=None):
     module = _import_game(game_id, info[3])
     try:
         module.open(app, payload)
+        if payload is None:
+            _warn_if_memory_is_full(app, game_id)
     except ValueError:
         # a saved game this firmware cannot read: say so and start that game fresh
         app.store.clear_game()
         app.notify("Save unreadable - new game")  # a toast: two short lines at most
         module.open(app, None)
+
+
+def _warn_if_memory_is_full(app, game_id):
+    """Before a new game, say so when its record would push out a game not yet pulled (an
+    unpulled record is never dropped without this having been on screen)."""
+    from .core.records import warning
+
+    ids = [g[0] for g in GAMES]
+    note = warning(app.store, ids.index(game_id) if game_id in ids else -1)
+    if note:
+        app.push(MessageScreen(app, "Memory", note))
 
 
 def start(app, resume):
@@ -144,7 +157,10 @@ class MainMenu(ListScreen):
         return [g[1] for g in GAMES] + ["Settings"]
 
     def status(self):
-        return "v" + __version__
+        from .core.records import waiting
+
+        n = waiting(self.app.store)
+        return "{} to pull".format(n) if n else "v" + __version__
 
     def activate(self, index):
         if index < len(GAMES):
