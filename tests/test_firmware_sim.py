@@ -480,7 +480,6 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
 def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly_full(nvm):
     from companion.core.records import KIND_GAME, NEARLY_FULL, TYPICAL, envelope, waiting
     from companion.core.store import Store
-
     from shared_rules import games
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
