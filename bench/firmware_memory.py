@@ -813,6 +813,28 @@ def measure(flows=None, lever=None):
     return {"rows": rows, "modules": peaks, "sizes": sizes}
 
 
+def summary(rows):
+    """The tightest screen of each flow on each display, in flow order."""
+    out = {}
+    for r in rows:
+        key = (r[0], r[1])
+        if key not in out or r[8] < out[key][8]:
+            out[key] = r
+    return list(out.values())
+
+
+def print_summary(rows):
+    print("The tightest screen of each flow (KB):")
+    print()
+    print("| flow | display | tightest screen | in use | import peak | C objects | need | "
+          "headroom |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for flow, kind, label, used, peak, _big, extra, need, head in summary(rows):
+        print("| {} | {} | {} | {} | {} | {} | {} | {}{} |".format(
+            flow, kind, label, kb(used), kb(peak), kb(extra), kb(need), kb(head),
+            " **LOW**" if head < BUDGET else ""))
+
+
 def kb(n):
     return "{:.1f}".format(n / 1024)
 
@@ -844,6 +866,8 @@ def main():
         print("| {} | {} | {} | {} | {} | {} | {} | {}{} |".format(
             flow, kind, label, kb(used), "{} ({})".format(kb(peak), big) if big else "0",
             kb(extra), kb(need), kb(head), " **LOW**" if head < BUDGET else ""))
+    print()
+    print_summary(rows)
     worst = min(rows, key=lambda r: r[8])
     print()
     print("Least headroom: {} KB ({} on {}, {}); the budget is {} KB.".format(

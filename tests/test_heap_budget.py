@@ -21,12 +21,36 @@ def budget():
     return fm.measure()
 
 
-def test_every_screen_of_every_flow_leaves_the_budget(budget):
-    low = [r for r in budget["rows"] if r[8] < fm.BUDGET]
-    assert not low, "screens under the {} KB budget:\n".format(fm.BUDGET // 1024) + "\n".join(
+def _known_over():
+    """{flow: why} for flows marked as known to be over the budget ("known_over" in
+    bench/heap_flows.py, naming the issue that brings them under)."""
+    return dict((f["flow"], f["known_over"]) for f in FLOWS if f.get("known_over"))
+
+
+def _describe(rows):
+    return "\n".join(
         "{} on {}, {}: need {} KB (in use {}, import peak {} of {}, C objects {})".format(
             r[0], r[1], r[2], fm.kb(r[7]), fm.kb(r[3]), fm.kb(r[4]), r[5], fm.kb(r[6]))
-        for r in low)
+        for r in rows)
+
+
+def test_every_screen_of_every_flow_leaves_the_budget(budget):
+    known = _known_over()
+    low = [r for r in budget["rows"] if r[8] < fm.BUDGET and r[0] not in known]
+    assert not low, "screens under the {} KB budget:\n".format(fm.BUDGET // 1024) + _describe(
+        low)
+
+
+def test_a_flow_marked_over_the_budget_still_is(budget):
+    """A "known_over" mark is a debt with an issue number, not a pass: once the flow fits,
+    this fails until the mark is removed. Each marked flow is listed as xfail."""
+    known = _known_over()
+    fitting = [flow for flow in known
+               if all(r[8] >= fm.BUDGET for r in budget["rows"] if r[0] == flow)]
+    assert not fitting, "these flows fit now: remove their known_over mark: {}".format(fitting)
+    if known:
+        pytest.xfail("over the budget, known: " + "; ".join(
+            "{} ({})".format(k, v) for k, v in sorted(known.items())))
 
 
 def test_every_flow_step_is_measured_on_both_displays(budget):
