@@ -86,3 +86,30 @@ def test_the_store_writes_nvm_as_the_device_accepts(tmp_path):
     assert sim.texts()[0].startswith("Strength")
     assert sim.nvm.writes > 80
     sim.close()
+
+
+# neopixel (adafruit_pixelbuf, shared-module/adafruit_pixelbuf/PixelBuf.c)
+
+
+def test_pixel_colours_are_read_as_the_device_reads_them():
+    px = sim_hw.SimPixels(8)
+    px[0] = (300, 120, 255)  # truncated to 8 bits on the device: 300 shows as 44
+    px[1] = 0x0078FF
+    px[2] = (1, 2, 3, 4)  # RGBW tuple: white ignored on an RGB strip
+    assert px[0] == (44, 120, 255) and px[1] == (0, 120, 255) and px[2] == (1, 2, 3)
+    with pytest.raises(ValueError):
+        px[3] = (1, 2)
+    with pytest.raises(TypeError):
+        px[3] = ("red", 0, 0)
+
+
+def test_the_led_colours_the_firmware_uses_are_valid():
+    """Every colour the LED helpers send is a 3-tuple of 0..255 (what the strip shows is what
+    the firmware meant)."""
+    from companion.leds import Leds
+
+    px = sim_hw.SimPixels(8)
+    leds = Leds(px, 100, True)
+    leds.bar(18, 24, (0, 120, 255))
+    px.show()
+    assert px.shown[:6] == [(0, 60, 127)] * 6 and px.shown[6:] == [(0, 0, 0)] * 2

@@ -268,6 +268,24 @@ class FileNvm:
         os.replace(tmp, self.path)
 
 
+def pixel_color(color):
+    """(r, g, b) as CircuitPython's adafruit_pixelbuf reads a colour
+    (shared-module/adafruit_pixelbuf/PixelBuf.c): an int is 0xRRGGBB; a tuple must have 3 or 4
+    items (ValueError), each truncated to 8 bits: 256 shows as 0, no error (a float too)."""
+    if isinstance(color, (int, float)) and not isinstance(color, bool):
+        v = int(color)
+        return ((v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
+    items = list(color)
+    if not 3 <= len(items) <= 4:
+        raise ValueError("color length must be 3-4")
+    out = []
+    for c in items[:3]:
+        if not isinstance(c, (int, float)):
+            raise TypeError("can't convert {} to int".format(type(c).__name__))
+        out.append(int(c) & 0xFF)
+    return tuple(out)
+
+
 class SimPixels:
     """The neopixel.NeoPixel API the firmware uses (auto_write=False)."""
 
@@ -282,13 +300,13 @@ class SimPixels:
         return self.n
 
     def __setitem__(self, i, color):
-        self.buf[i] = tuple(color)
+        self.buf[i] = pixel_color(color)
 
     def __getitem__(self, i):
         return self.buf[i]
 
     def fill(self, color):
-        self.buf = [tuple(color)] * self.n
+        self.buf = [pixel_color(color)] * self.n
 
     def show(self):
         b = self.brightness
