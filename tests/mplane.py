@@ -20,7 +20,9 @@ PORTABLE_CODE = (
 # A Pico running CircuitPython has about 190 KB free; run with little more than that so code
 # that needs a PC's heap fails here, not at the table. The port grows its heap on demand
 # (MICROPY_GC_SPLIT_HEAP_AUTO): only ``bounded=True`` (runner.mjs --bounded, which refuses the
-# growth) makes the heap size a real limit.
+# growth) makes the heap size a real limit. Its collector frees nothing allocated during the
+# interpreter call it runs in, so a bounded run suits only work split into short calls (the
+# heap budget bench); the portable tests run unbounded.
 DEFAULT_HEAP = 256 * 1024
 
 
