@@ -254,3 +254,11 @@ def test_the_command_pulls_every_board_and_reports_one_that_fails(tmp_path, monk
     assert code == 1 and "/dev/c: cannot open /dev/c" in err
     assert "/dev/a (board E66141040327522C" in out and "/dev/b (board 4242424242424242" in out
     assert "5 games in" in out
+
+
+def test_host_and_board_agree_on_the_record_kinds():
+    from companion.core import store
+    from lunchbox import gamerec
+
+    assert (gamerec.KIND_RECORD, gamerec.KIND_CRASH, gamerec.KIND_GAME) == (
+        store.KIND_FINISHED, store.KIND_CRASH, store.KIND_GAME)

@@ -10,7 +10,6 @@ from .leds import Leds
 from .ui import Toast
 
 TOAST_MS = 2500
-FINISHED_KIND = 1
 NOTICE_TITLE = "Saved data"
 
 

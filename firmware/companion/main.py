@@ -5,11 +5,11 @@ at the menu with the saved game intact. The watchdog resets a hung app."""
 from .app import App
 from .core.buttons import ticks_diff
 from .core.link import crash_payload
+from .core.store import KIND_CRASH
 from .menu import start
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
-CRASH_KIND = 2
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
 
 
@@ -47,7 +47,7 @@ def crashed(hw, store, exc, app=None, record=True):
         print("crash in", where, name, exc)
     if record:
         try:
-            store.append_record(CRASH_KIND, crash_payload(name, str(exc), where))
+            store.append_record(KIND_CRASH, crash_payload(name, str(exc), where))
         except Exception:  # noqa: BLE001
             pass
     try:

@@ -10,6 +10,7 @@ import zlib
 from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+# the ring record kinds of firmware/companion/core/store.py (tests/test_pull.py checks they agree)
 KIND_RECORD, KIND_CRASH, KIND_GAME = 1, 2, 3
 SOLO_OPPONENT = "Automa"
 GAME_NAMES = {

@@ -9,7 +9,7 @@ def test_envelope_round_trip():
     env = records.envelope(rec, 1767225600, ["ANNA", "BO"])
     assert records.open_envelope(records.KIND_GAME, env) == (1767225600, ["ANNA", "BO"], rec)
     assert records.open_envelope(records.KIND_GAME, records.envelope(rec)) == (0, [], rec)
-    assert records.open_envelope(records.KIND_RECORD, rec) == (0, [], rec)
+    assert records.open_envelope(records.KIND_FINISHED, rec) == (0, [], rec)
 
 
 def test_bad_envelopes():

@@ -15,10 +15,9 @@ envelope existed) are read as an envelope with no date and no names.
 
 from shared_rules._compat import const
 
+from .store import KIND_CRASH, KIND_FINISHED, KIND_GAME  # noqa: F401 -- the one kind table
+
 VERSION = const(1)
-KIND_RECORD = const(1)  # a bare game record
-KIND_CRASH = const(2)
-KIND_GAME = const(3)  # an envelope
 MAX_NAMES = const(7)
 
 # Seats by game index (shared_rules.games.IDS order) when the record does not say: Space
@@ -36,7 +35,7 @@ def waiting(store):
     """How many finished games wait on the board for ``lunchbox pull``."""
     n = 0
     for r in store.records():
-        if r[1] == KIND_RECORD or r[1] == KIND_GAME:
+        if r[1] == KIND_FINISHED or r[1] == KIND_GAME:
             n += 1
     return n
 
@@ -88,7 +87,7 @@ def envelope(record, unix=0, names=()):
 
 def open_envelope(kind, payload):
     """``(unix, names, record)`` of a ring record of kind 1 or 3; ValueError otherwise."""
-    if kind == KIND_RECORD:
+    if kind == KIND_FINISHED:
         return 0, [], bytes(payload)
     if kind != KIND_GAME:
         raise ValueError("record kind {} is not a game".format(kind))
