@@ -113,3 +113,16 @@ def test_the_led_colours_the_firmware_uses_are_valid():
     leds.bar(18, 24, (0, 120, 255))
     px.show()
     assert px.shown[:6] == [(0, 60, 127)] * 6 and px.shown[6:] == [(0, 0, 0)] * 2
+
+
+# watchdog (ports/raspberrypi/common-hal/watchdog/WatchDogTimer.c)
+
+
+def test_the_watchdog_takes_at_most_8_seconds_as_on_the_pico():
+    from companion import main
+
+    wd = sim_hw.SimWatchdog(sim_hw.VirtualClock())
+    with pytest.raises(ValueError):
+        wd.start(9)
+    wd.start(main.WATCHDOG_S)  # what the firmware asks for is accepted
+    assert wd.timeout == 8

@@ -7,6 +7,7 @@ import time
 
 TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps at 2**29
 NVM_SIZE = 4096  # microcontroller.nvm on RP2040/RP2350: one flash sector
+MAX_WATCHDOG_S = 8  # the largest watchdog timeout CircuitPython takes on RP2040/RP2350
 
 
 class SimStop(BaseException):  # noqa: N818 - not an error: the end of a simulator run
@@ -35,6 +36,10 @@ class SimWatchdog:
         self.reset_at = None
 
     def start(self, seconds):
+        # the RP2040/RP2350 watchdog counts to 8.388 s: CircuitPython refuses more than 8
+        # (ports/raspberrypi/common-hal/watchdog/WatchDogTimer.c)
+        if not 0 <= seconds <= MAX_WATCHDOG_S:
+            raise ValueError("timeout must be 0-{}".format(MAX_WATCHDOG_S))
         self.timeout = seconds
         self.last = self.clock()
 
