@@ -11,6 +11,9 @@ from shared_rules._compat import const
 
 # Card kinds in a fixed order: the engine stores kinds as these indices.
 CARDS = ("orca8", "orca5", "baby", "octopus", "walrus", "shark535", "shark626", "shark717")
+# What the screens call them, in CARDS order (the one copy: firmware and records use it).
+LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus", "Shark 535", "Shark 626",
+          "Shark 717")
 # How many of each kind the 55-card predator deck holds (same order as CARDS).
 DECK_COUNTS = (4, 6, 5, 6, 14, 8, 7, 5)
 DECK_SIZE = const(55)

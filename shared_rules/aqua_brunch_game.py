@@ -14,6 +14,7 @@ tuples; here every move is one int in its own range, so a record needs a byte an
 
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import AQUA_VALUES, CARDS, FOOD_VALUES
+from shared_rules.aqua_brunch import LABELS as _LABELS
 from shared_rules.protocol import Game
 
 DEAL = const(0)
@@ -26,8 +27,6 @@ DRAW = const(26)
 FOOD = const(30)
 TAKE = const(37)
 _END = const(44)
-_LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus", "Shark 535", "Shark 626",
-           "Shark 717")
 
 
 def encode(t):

@@ -7,15 +7,12 @@ I could pass, the expected strength after receiving an unknown card
 (shared_rules.aqua_brunch.pass_advice), best first.
 """
 
-from shared_rules.aqua_brunch import CARDS, pass_advice
+from shared_rules.aqua_brunch import CARDS, LABELS, pass_advice
 
 from .pickers import Counter, LinesScreen, saved, tenths
 from .screens import ListScreen
 
 WALRUS = 4
-# shared_rules.aqua_brunch.CARDS order (not imported from the scoreboard: heap)
-LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus", "Shark 535", "Shark 626",
-          "Shark 717")
 SCORE_ID = "aqua_score"
 
 

@@ -8,12 +8,10 @@ bytes are the 5-byte hand (``to_bytes``), from which a resumed calculator undoes
 """
 
 from shared_rules._compat import const
+from shared_rules.aqua_brunch import AQUA_VALUES, CARDS
+from shared_rules.aqua_brunch import LABELS as CARD_LABELS
 from shared_rules.protocol import Game
 
-CARDS = ("orca8", "orca5", "baby", "octopus", "walrus", "shark535", "shark626", "shark717")
-CARD_LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus",
-               "Shark 5/3/5", "Shark 6/2/6", "Shark 7/1/7")
-AQUA_VALUES = (0, -1, -2, -4)
 SLOTS = const(3)
 _VERSION = const(1)
 _EMPTY = const(0xFF)
