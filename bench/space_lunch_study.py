@@ -137,8 +137,9 @@ def time_hints(positions=200, seed=12345):
                 g.apply(AUTOMA)
             else:
                 states.append(g.copy())
-                g.apply(choose(g))
-                if g.pending and decode(g.history[-1])[0] == "hot":
+                a = choose(g)
+                g.apply(a)
+                if g.pending and decode(a)[0] == "hot":
                     deck.append(g.bottom[-1])
     out = []
     for coupons in (True, False):

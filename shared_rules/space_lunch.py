@@ -6,10 +6,11 @@ that a card sent under it by Hot Drink is remembered, so when the deck runs down
 device knows (and insists on) what comes up.
 
 Coordinates: columns 1-3 left to right, rows 1-3 top to bottom. Internally a cell is
-``3 * (row - 1) + (col - 1)``. Actions are small ints (one byte each), so a game is saved as
-its list of actions and replayed on load: that validates a save completely and keeps undo.
-The two-player game is in ``space_lunch_duel``; threat warnings and hints in
-``space_lunch_hints``.
+``3 * (row - 1) + (col - 1)``. Actions are small ints (one byte each, space_lunch_actions).
+Screens, saves, records and undo go through the protocol class (space_lunch_game, via
+``games.new("space_lunch", mode)``), which keeps the actions and replays them; this engine only
+holds the current state. The two-player game is in ``space_lunch_duel``; threat warnings and
+hints in ``space_lunch_hints``.
 """
 
 from shared_rules.space_lunch_actions import (  # noqa: F401 -- re-exported
@@ -36,7 +37,6 @@ from shared_rules.space_lunch_actions import (  # noqa: F401 -- re-exported
     RETURN,
     SHARED,
     TAKE,
-    VERSION,
     _pair,
     _unpair,
     cell,
@@ -50,17 +50,14 @@ from shared_rules.space_lunch_actions import (  # noqa: F401 -- re-exported
     where,
 )
 
-_HEADER = 5  # version, mode, parameter, action count (2 bytes)
-
 
 class Table:
     """What both games share: the grid, the deck count, the Pick token, card entry, takes,
-    Hot Drink / Jelly Bubbles checks, undo and the saved form."""
+    Hot Drink / Jelly Bubbles checks and copies for the hints."""
 
-    mode = MODE_SOLO
+    mode = MODE_SOLO  # MODE_SOLO or MODE_DUEL (the screens ask)
 
     def __init__(self):
-        self.history = []
         self._reset()
 
     def _reset(self):
@@ -139,7 +136,6 @@ class Table:
             self._enter(a)
         else:
             self._act(kind, a, b, paid)
-        self.history.append(action)
 
     def _enter(self, food):
         if not self.pending:
@@ -202,27 +198,15 @@ class Table:
         self.reason = reason
         self.pending = []
 
-    # --- undo, copy, saved form -------------------------------------------------------------
+    # --- copy ------------------------------------------------------------------------------
 
     def _params(self):
         return ()
 
-    def undo(self, steps=1):
-        """Take back the last ``steps`` actions (replays the rest)."""
-        if not isinstance(steps, int) or steps < 1 or steps > len(self.history):
-            raise ValueError("can undo 1 to {} steps, not {!r}".format(len(self.history), steps))
-        actions = self.history[:-steps]
-        self.history = []
-        self._reset()
-        for a in actions:
-            self.apply(a)
-
-    def copy(self, history=False):
-        """An independent copy (without the undo history unless asked: hints need speed)."""
+    def copy(self):
+        """An independent copy of the state (the hints try moves on copies)."""
         g = self.__class__(*self._params())
         self._copy_to(g)
-        if history:
-            g.history = list(self.history)
         return g
 
     def _copy_to(self, g):
@@ -236,12 +220,6 @@ class Table:
         g.acted = self.acted
         g.winner = self.winner
         g.reason = self.reason
-
-    def to_bytes(self):
-        """Version, mode, parameter, action count (2 bytes), then one byte per action."""
-        n = len(self.history)
-        head = bytes((VERSION, self.mode, self._params()[0], n >> 8, n & 255))
-        return head + bytes(self.history)
 
 
 class Solo(Table):
@@ -361,32 +339,3 @@ class Solo(Table):
             return
         self.turn = HUMAN
 
-
-def from_bytes(data):
-    """A game (Solo or Duel) from ``to_bytes()`` output; ValueError on anything corrupt."""
-    try:
-        data = bytes(data)
-    except (TypeError, ValueError):
-        raise ValueError("a saved game must be bytes") from None
-    if len(data) < _HEADER:
-        raise ValueError("saved game too short ({} bytes)".format(len(data)))
-    if data[0] != VERSION:
-        raise ValueError("unknown saved game version {}".format(data[0]))
-    n = (data[3] << 8) | data[4]
-    if len(data) != _HEADER + n:
-        raise ValueError("saved game length {} does not match its {} actions".format(
-            len(data), n))
-    if data[1] == MODE_SOLO:
-        game = Solo(data[2])
-    elif data[1] == MODE_DUEL:
-        from shared_rules.space_lunch_duel import Duel
-
-        game = Duel(data[2])
-    else:
-        raise ValueError("unknown game mode {}".format(data[1]))
-    for i in range(_HEADER, len(data)):
-        try:
-            game.apply(data[i])
-        except ValueError as e:
-            raise ValueError("saved game corrupt at action {}: {}".format(i - _HEADER + 1, e)) from None
-    return game

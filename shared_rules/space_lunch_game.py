@@ -40,9 +40,7 @@ class SpaceLunchGame(Game):
         return self.params[0] != MODE_DUEL
 
     def _do(self, action):
-        e = self.engine
-        e.apply(action)
-        e.history.pop()  # the protocol's log is the one history (undo replays it)
+        self.engine.apply(action)
 
     def current_player(self):
         e = self.engine

@@ -1,6 +1,8 @@
-"""Space Lunch solo: the rulebook's sequences, every end condition, bad input, undo and saves."""
+"""Space Lunch solo: the rulebook's sequences, every end condition, bad input, and undo and
+saves through the protocol (games.new("space_lunch", difficulty))."""
 
 from _harness import raises
+from shared_rules import games
 from shared_rules.space_lunch import (
     AUTOMA,
     AUTOMA_SEAT,
@@ -14,7 +16,6 @@ from shared_rules.space_lunch import (
     chill_jar,
     decode,
     describe,
-    from_bytes,
     hot_drink,
     jelly_bubbles,
     take,
@@ -31,8 +32,8 @@ def opened(difficulty=EASY, cards=OPENING):
 
 
 def snapshot(g):
-    return (g.to_bytes(), list(g.grid), g.deck, list(g.bottom), list(g.pending),
-            [list(x) for x in g.taken], g.pick, g.solo, g.turn, g.coupons, g.acted, g.winner)
+    return (list(g.grid), g.deck, list(g.bottom), list(g.pending), [list(x) for x in g.taken],
+            g.pick, g.solo, g.turn, g.coupons, g.acted, g.winner, g.reason)
 
 
 def test_setup_asks_for_nine_cards_then_deck_is_27():
@@ -294,38 +295,40 @@ def test_empty_space_cannot_be_taken():
 
 
 def test_undo_any_number_of_steps():
-    g = Solo(HARD)
-    states = [snapshot(g)]
+    game = games.new("space_lunch", HARD)
+    states = [snapshot(game.engine)]
     for a in OPENING + [take(1, 2), 10, AUTOMA, 11, hot_drink(1, 1), 12, take(3, 1), 12]:
-        g.apply(a)
-        states.append(snapshot(g))
-    g.undo()
-    assert snapshot(g) == states[-2]
-    g.undo(5)
-    assert snapshot(g) == states[-7]
-    g.undo(len(g.history))
-    assert snapshot(g) == states[0]
+        game.apply(a)
+        states.append(snapshot(game.engine))
+    for back in range(2, len(states) + 1):
+        game.undo()
+        assert snapshot(game.engine) == states[-back]
+    assert not game.can_undo()
     with raises(ValueError, "undo"):
-        g.undo()
+        game.undo()
 
 
-def test_bytes_round_trip_and_corruption():
-    g = opened(EXTREME)
-    for a in (take(1, 1), 10, AUTOMA, 11, jelly_bubbles(1, 1, 2, 2)):
-        g.apply(a)
-    data = g.to_bytes()
-    assert data[0] == 1 and len(data) == 5 + len(g.history)
-    h = from_bytes(data)
-    assert snapshot(h) == snapshot(g) and h.history == g.history
-    h.undo(2)
-    g.undo(2)
-    assert snapshot(h) == snapshot(g)
-    bad = [b"", data[:4], data[:-1], bytes([2]) + data[1:], data[:1] + bytes([7]) + data[2:],
-           data[:2] + bytes([9]) + data[3:], data[:-1] + bytes([200]), data[:-1] + bytes([13]),
-           data[:5] + bytes([1, 1, 1, 1]) + data[9:], "text", None]
-    for d in bad:
-        with raises(ValueError):
-            from_bytes(d)
+def test_saved_game_round_trip_and_corruption():
+    game = games.new("space_lunch", EXTREME)
+    for a in OPENING + [take(1, 1), 10, AUTOMA, 11, jelly_bubbles(1, 1, 2, 2)]:
+        game.apply(a)
+    data = game.to_bytes()
+    h = games.from_bytes(data)
+    assert snapshot(h.engine) == snapshot(game.engine) and h.actions() == game.actions()
+    h.undo()
+    h.undo()
+    game.undo()
+    game.undo()
+    assert snapshot(h.engine) == snapshot(game.engine)
+    # a well-framed record whose actions break the rules: a 13th food, a fourth card of one
+    # food, a number no action has
+    from shared_rules._codec import checksum
+
+    head = data[:7]  # format, game, 2 settings (difficulty, first seat), base length (0)
+    for acts in (OPENING + [200], OPENING[:8] + [13], [1, 1, 1, 1]):
+        body = head + bytes(acts)
+        with raises(ValueError, "action"):
+            games.replay(body + checksum(body))
 
 
 def test_describe_and_decode():
@@ -349,7 +352,8 @@ def test_seeded_random_game_with_invariants():
     for difficulty in (EASY, EXTREME):
         deck = [t for t in range(1, 13) for _ in range(3)]
         rng.shuffle(deck)
-        g = Solo(difficulty)
+        game = games.new("space_lunch", difficulty)
+        g = game.engine
         while not g.is_over():
             if g.pending:
                 a = deck.pop(0)
@@ -358,10 +362,10 @@ def test_seeded_random_game_with_invariants():
                 kind, c = decode(a)[:2]
                 if kind == "hot":
                     deck.append(g.grid[c])
-            g.apply(a)
+            game.apply(a)
             assert g.deck == len(deck)
             on_grid = len([t for t in g.grid if t])
             assert on_grid + g.deck + sum(g.taken[0]) + sum(g.taken[1]) == 36
         assert g.winner in (HUMAN, AUTOMA_SEAT)
-        h = from_bytes(g.to_bytes())
-        assert snapshot(h) == snapshot(g)
+        h = games.from_bytes(game.to_bytes())
+        assert snapshot(h.engine) == snapshot(g)

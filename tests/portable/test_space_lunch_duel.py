@@ -1,6 +1,8 @@
-"""Space Lunch, two players: beverages, the forced return, coupons, both victories, tie-breaks."""
+"""Space Lunch, two players: beverages, the forced return, coupons, both victories, tie-breaks;
+saves and undo through the protocol (games.new("space_lunch", 4, first))."""
 
 from _harness import raises
+from shared_rules import games
 from shared_rules.space_lunch import (
     AUTOMA,
     CHILL_JAR,
@@ -10,7 +12,6 @@ from shared_rules.space_lunch import (
     SHARED,
     cell,
     chill_jar,
-    from_bytes,
     hot_drink,
     jelly_bubbles,
     take,
@@ -34,7 +35,7 @@ def refill(g):
 
 
 def snapshot(g):
-    return (g.to_bytes(), list(g.grid), g.deck, list(g.pending), [list(x) for x in g.taken],
+    return (list(g.grid), g.deck, list(g.pending), list(g.bottom), [list(x) for x in g.taken],
             [list(x) for x in g.drinks], list(g.coupon_used), g.grant, g.pick, g.turn, g.acted,
             g.winner)
 
@@ -206,15 +207,21 @@ def test_victory_with_triplets_beats_the_six_card_end():
     assert g.winner == 0 and g.reason == "triplets" and g.triplets(0) == 3
 
 
-def test_duel_bytes_round_trip_and_undo():
-    g = opened(first=1)
-    collect(g, [1, 2, 3, 1])
-    g.apply(jelly_bubbles((g.pick + 1) % 3 + 1, 1, (g.pick + 2) % 3 + 1, 2))
-    h = from_bytes(g.to_bytes())
-    assert isinstance(h, Duel) and snapshot(h) == snapshot(g)
-    g.undo(3)
-    h.undo(3)
-    assert snapshot(h) == snapshot(g)
-    data = g.to_bytes()
-    with raises(ValueError):
-        from_bytes(data[:2] + bytes([2]) + data[3:])
+def test_duel_saved_game_round_trip_and_undo():
+    game = games.new("space_lunch", 4, 1)  # two players, seat 1 starts
+    g = game.engine
+    for t in OPENING:
+        game.apply(t)
+    for row in (1, 2, 3, 1):
+        game.apply(take(g.pick + 1, row))
+        while g.pending:
+            game.apply(g.refills()[0])
+    game.apply(jelly_bubbles((g.pick + 1) % 3 + 1, 1, (g.pick + 2) % 3 + 1, 2))
+    h = games.from_bytes(game.to_bytes())
+    assert isinstance(h.engine, Duel) and snapshot(h.engine) == snapshot(g)
+    for _ in range(3):
+        game.undo()
+        h.undo()
+    assert snapshot(h.engine) == snapshot(game.engine)  # undo replays: a new engine object
+    with raises(ValueError, "first player"):
+        games.new("space_lunch", 4, 2)
