@@ -39,15 +39,14 @@ class SoloScreen(SpaceLunchScreen):
         """(suggested action, advice words, LED state) for the state, computed once: the hints
         play the game forward hundreds of times (tenths of a second on a Pico)."""
         if self.hint is None or self.hint[0] != self.key:
-            from shared_rules.space_lunch_hints import advice
-
             e = self.e
             want, words, led = None, "", V.LED_OFF
             if not e.is_over() and not e.pending:
                 if e.turn != AUTOMA_SEAT:
-                    want = V.suggest(e)
-                    words = V.squeeze(advice(e, short=self.d.mono), self.lay.cols)
-                led = V.leds(e)
+                    want, words, led = V.evaluate(e, short=self.d.mono)
+                    words = V.squeeze(words, self.lay.cols)
+                else:
+                    led = V.leds(e)
             self.hint = (self.key, want, words, led)
         return self.hint
 

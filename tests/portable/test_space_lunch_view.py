@@ -186,3 +186,30 @@ def test_words():
 def test_squeeze_keeps_a_phrase_whole():
     assert V.squeeze("no danger", 21) == "no danger"
     assert V.squeeze("Jelly c3 r1+c2 r3 saves", 21) == "Jelly c3r1+c2r3 saves"
+
+
+def test_evaluate_shares_the_ratings_and_agrees():
+    from shared_rules import space_lunch_hints as H
+
+    rate = H.hints
+    rng = Rng(21)
+    checked = 0
+    for d in (0, 3):
+        deck = [t for t in range(1, 13) for _ in range(3)]
+        rng.shuffle(deck)
+        g = Solo(d)
+        while not g.is_over():
+            if g.pending:
+                g.apply(deck.pop(0))
+            elif g.turn == AUTOMA_SEAT:
+                g.apply(AUTOMA)
+            else:
+                got = V.evaluate(g, short=checked % 2 == 1)
+                assert got == (V.suggest(g), H.advice(g, checked % 2 == 1), V.leds(g))
+                assert H.hints is rate  # put back
+                checked += 1
+                a = got[0]
+                if 30 <= a < 40:
+                    deck.append(g.grid[a - 30])
+                g.apply(a)
+    assert checked > 10

@@ -216,6 +216,31 @@ def leds(e):
     return LED_OFF
 
 
+def evaluate(e, short=False):
+    """(suggested action, advice words, LED state) for the human's solo turn, rating each
+    action once: suggest(), advice() and leds() each ask the hints for the same ratings, and
+    rating the coupon actions plays the game forward hundreds of times (tenths of a second on
+    a Pico), so the ratings of this position are shared between the three."""
+    from shared_rules import space_lunch_hints as H
+
+    rate = H.hints
+    seen = [None, None]  # takes only, all actions
+
+    def shared(game, coupons=True):
+        if game is not e:
+            return rate(game, coupons)
+        i = 1 if coupons else 0
+        if seen[i] is None:
+            seen[i] = rate(game, coupons)
+        return seen[i]
+
+    H.hints = shared
+    try:
+        return suggest(e), H.advice(e, short), leds(e)
+    finally:
+        H.hints = rate
+
+
 # --- words ----------------------------------------------------------------------------------
 
 def cell_name(c):
