@@ -288,6 +288,7 @@ LIBRARIES = ("adafruit_display_text", "adafruit_st7789", "adafruit_displayio_ssd
 # Runs in the interpreter: the flow driver.
 DRIVE = '''
 import gc
+import os
 import sys
 
 import keypad
@@ -297,8 +298,21 @@ import supervisor
 from fwbench import data
 
 microcontroller.nvm = bytearray(b"\\xff" * 4096)
-S = {"hw": None, "app": None, "marks": 0}
+S = {"hw": None, "app": None, "marks": 0, "seed": 12345}
 NAMES = {"prev": 0, "next": 1, "ok": 2, "back": 3, "undo": 4}
+
+
+def _urandom(n):
+    """os.urandom, seeded: the games seed their deals from it, and a flow's keys must replay
+    the same game every run."""
+    out = bytearray(n)
+    for i in range(n):
+        S["seed"] = (S["seed"] * 1103515245 + 12345) & 0x7FFFFFFF
+        out[i] = (S["seed"] >> 16) & 0xFF
+    return bytes(out)
+
+
+os.urandom = _urandom
 FREE_SPLIT = 1 << 27
 
 
