@@ -76,7 +76,7 @@ def ref_ms():
 refs = [ref_ms() for _ in range(3)]
 moves = []
 for seed in range(GAMES):
-    m = Match(target=1, undo_limit=0)
+    m = Match(target=1)
     dice = Rng(seed)
     rng = Rng(seed + 100)
     while not m.is_over():
@@ -133,7 +133,7 @@ def strength(games, level=ai.HARD, first=0, depth=ai.HARD_DEPTH, starts=None, ta
     wins = 0
     for seed in range(first, first + games):
         hard = seed % 2
-        m = Match(target=target, undo_limit=0)
+        m = Match(target=target)
         dice = Rng(seed)
         rng = Rng(seed * 7 + 1)
         started = None

@@ -1,14 +1,19 @@
-"""Let's Do Lunch: board, dice, captures, the game and a match to 20 points.
+"""Let's Do Lunch: the board, dice, captures, the action codes and the fairness figure.
+
+The match engine is ``lets_do_lunch_match.Match`` (its 60-byte state in ``lets_do_lunch_save``);
+screens, saves, records and undo go through the protocol class ``lets_do_lunch_game`` (via
+``games.new("lets_do_lunch", target, strict)``).
 
 Board geometry (ARCHITECTURE.md): columns 3..9, rows 1..7 (row 1 on top), the River is column 6.
 Players are 0 (``A``) and 1 (``B``). Cells are kept in a ``bytearray`` of 49: 0 empty, 1 player 0,
 2 player 1, index ``(row - 1) * 7 + (column - 3)``.
 
 The dice are a chance action: the device rolls them with ``roll_dice(Rng)`` or the players type in
-the dice they rolled; to ``Match.apply`` both are the same action, so any roll can be forced.
+the dice they rolled; both are the same action, so any roll can be forced.
 
 Action codes (ints, readable on a log line):
-- a roll: ``100*a + 10*b + c`` for dice a, b, c in 1..3 (any order is accepted, e.g. 321);
+- a roll: ``100*a + 10*b + c`` for dice a <= b <= c in 1..3 (``ROLLS``; the engine also takes
+  the dice in any order, e.g. 321, but the protocol and so every record takes them sorted);
 - a placement: ``10*column + row`` (e.g. 53 = column 5, row 3);
 - strict-table last-man check: ``ANNOUNCED`` (1) or ``FORGOT`` (2).
 """

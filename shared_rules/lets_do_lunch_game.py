@@ -39,7 +39,7 @@ class LetsDoLunchGame(Game):
         if self.base:
             self.engine = Match.from_bytes(self.base)
         else:
-            self.engine = Match(self.params[0], bool(self.params[1]), undo_limit=0)
+            self.engine = Match(self.params[0], bool(self.params[1]))
         self.ended = None  # (winner, points, final Board) once this record's game is over
 
     def _load_base(self, base):
@@ -48,7 +48,7 @@ class LetsDoLunchGame(Game):
         m = Match.from_bytes(base)
         if m.target != self.params[0] or m.strict != bool(self.params[1]):
             raise ValueError("the match state does not match the record's settings")
-        if m.phase != START or m.undo_limit:
+        if m.phase != START:
             raise ValueError("a record starts at a game's first roll")
 
     def apply(self, action):

@@ -1,9 +1,12 @@
-"""Let's Do Lunch: the game and the match ("the Digestif", first to 20 points).
+"""Let's Do Lunch: the match engine ("the Digestif", first to 20 points).
 
-``Match`` is the engine the device runs: ``legal_actions()``, ``apply(action)`` (ValueError on an
-illegal action, state unchanged), ``is_over()``, ``winner()``, ``undo()``, ``to_bytes()`` /
-``Match.from_bytes()``. Rolls are chance actions (see ``shared_rules.lets_do_lunch`` for the
-action codes); placements are ``10*column + row``.
+``Match`` holds the current state of a match: ``legal_actions()``, ``apply(action)``
+(ValueError on an illegal action, state unchanged), ``is_over()``, ``winner()``, ``to_bytes()``
+/ ``Match.from_bytes()`` (the 60-byte state, lets_do_lunch_save). Rolls are chance actions (see
+``shared_rules.lets_do_lunch`` for the action codes); placements are ``10*column + row``. Screens,
+saves, records and undo go through the protocol class (lets_do_lunch_game, via
+``games.new("lets_do_lunch", target, strict)``): each game of a match is a record whose base is
+this 60-byte state, and undo replays the record's actions from it.
 
 A game ends when a player has placed all twelve cannibals; the winner scores the cannibals left
 in the loser's hand, the loser the same negative, and the next game starts with a new starting
@@ -36,12 +39,11 @@ class Match:
     """A match of Let's Do Lunch games. ``strict=True`` plays the rulebook's last-man penalty
     (the table says whether the announcement was made); otherwise the device announces."""
 
-    def __init__(self, target=TARGET, strict=False, undo_limit=32):
+    def __init__(self, target=TARGET, strict=False):
         if type(target) is not int or target < 1 or target > 255:
             raise ValueError("target must be 1..255 points, got {!r}".format(target))
         self.target = target
         self.strict = bool(strict)
-        self.undo_limit = undo_limit
         self.scores = [0, 0]
         self.games = 0
         self.last_result = None  # (winner, points) of the last finished game
@@ -49,7 +51,6 @@ class Match:
         self.history = []  # the last HISTORY sums
         self.last_dice = None
         self.last_eaten = []  # (column, row) eaten by the last placement (not saved)
-        self._undo = []
         self._new_game()
 
     def _new_game(self):
@@ -136,7 +137,6 @@ class Match:
         if phase == START or phase == ROLL:
             dice = dice_of(action)
             col, again = roll_outcome(dice)
-            self._save_undo()
             self._roll(dice, col, again)
             return None
         if phase == PLACE:
@@ -149,13 +149,11 @@ class Match:
                 raise ValueError("row must be 1..7, got {!r}".format(action))
             if self.board.get(column, row) is not None:
                 raise ValueError("column {} row {} is occupied".format(column, row))
-            self._save_undo()
             self._place(row)
             return self.last_eaten
         # ANNOUNCE
         if action != ANNOUNCED and action != FORGOT:
             raise ValueError("answer ANNOUNCED (1) or FORGOT (2), got {!r}".format(action))
-        self._save_undo()
         q = 1 - self.player
         self.announced[q] = True
         if action == FORGOT:
@@ -175,7 +173,6 @@ class Match:
             raise ValueError("a tribe with all 12 on the board has already won")
         if self.phase == OVER:
             raise ValueError("the match is over")
-        self._save_undo()
         self.board = board.copy()
         self.hands = [CANNIBALS - on[0], CANNIBALS - on[1]]
         self.first_sum = 0
@@ -183,22 +180,6 @@ class Match:
         self.skip = [False, False]
         self.last_eaten = []
         self._turn(player)
-
-    def _save_undo(self):
-        if self.undo_limit > 0:
-            self._undo.append(self.to_bytes())  # portable: ok Match.to_bytes, not int
-            if len(self._undo) > self.undo_limit:
-                self._undo.pop(0)
-
-    def can_undo(self):
-        return len(self._undo) > 0
-
-    def undo(self):
-        """Take back the last action (a roll typed in wrongly, a misplaced cannibal...)."""
-        if not self._undo:
-            raise ValueError("nothing to undo")
-        self._load(self._undo.pop())
-        self.last_eaten = []
 
     def _record(self, dice):
         s = dice[0] + dice[1] + dice[2]

@@ -9,10 +9,11 @@ SIZE = const(60)
 HISTORY = const(32)  # sums kept for the table's history display
 _NO_WINNER = const(255)
 
-# What ``decode`` returns, in the order ``Match`` sets it.
+# The Match attributes ``decode`` returns (a dict with these keys); ``Match._load`` sets them
+# in this order.
 FIELDS = ("board", "hands", "phase", "player", "column", "again", "strict", "first_sum",
           "announced", "skip", "scores", "target", "games", "last_result", "last_dice",
-          "counts", "history", "undo_limit")
+          "counts", "history")
 
 
 def _u16(data, k):
@@ -61,13 +62,13 @@ def encode(self):
         out[43 + k // 2] = ((h[k] - 2) << 4) | (h[k + 1] - 2)
     if n % 2:
         out[42 + (n + 1) // 2] = (h[n - 1] - 2) << 4
-    out[59] = self.undo_limit if self.undo_limit < 255 else 255
+    # out[59] stays 0: it held the engine's undo limit; undo is the protocol's now (replays)
     return bytes(out)
 
 
 def decode(data):
-    """Validate a saved match and return its fields (see ``_FIELDS``); ValueError on anything
-    corrupt."""
+    """Validate a saved match and return its fields (a dict keyed by ``FIELDS``); ValueError on
+    anything corrupt."""
     try:
         data = bytes(data)
     except TypeError:
@@ -160,6 +161,8 @@ def decode(data):
         raise ValueError("bad last result")
     if ld > 27:
         raise ValueError("bad last dice")
+    if data[59]:
+        raise ValueError("bad last byte in saved match (written 0)")
     if sum(counts) < n:
         raise ValueError("roll counts below the history")
     # A board where the mover could already have eaten shows a corrupt save too, but the
@@ -187,5 +190,4 @@ def decode(data):
         "last_dice": last_dice,
         "counts": counts,
         "history": history,
-        "undo_limit": data[59],
     }

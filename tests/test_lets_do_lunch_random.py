@@ -1,7 +1,8 @@
 """Let's Do Lunch: 10,000 seeded random games (CPython only: too heavy for the MicroPython lane).
 
 Every step keeps twelve cannibals per player between board and hand, never removes a River
-cannibal, round-trips through to_bytes/from_bytes, and every game ends."""
+cannibal, round-trips through to_bytes/from_bytes, and every game ends. Undo and record ->
+replay are checked for every game in tests/portable/test_protocol.py."""
 
 import pytest
 
@@ -25,7 +26,7 @@ def _check_round_trip(m):
 
 
 def _play(seed, strict):
-    m = Match(target=1, strict=strict, undo_limit=0)
+    m = Match(target=1, strict=strict)
     rng = Rng(seed)
     steps = 0
     while not m.is_over():
@@ -64,28 +65,10 @@ def test_ten_thousand_random_games():
     assert total > GAMES * 20  # games are real games, not degenerate ones
 
 
-def test_random_undo_returns_to_the_same_state():
-    rng = Rng(77)
-    m = Match(target=20, strict=True)
-    for _ in range(3000):
-        if m.is_over():
-            break
-        before = m.to_bytes()
-        if m.is_chance():
-            m.roll(roll_dice(rng))
-        else:
-            actions = m.legal_actions()
-            m.apply(actions[rng.randbelow(len(actions))])
-        if rng.randbelow(4) == 0:
-            m.undo()
-            assert m.to_bytes() == before
-    assert m.games > 0
-
-
 @pytest.mark.soak
 def test_random_matches_to_twenty():
     for seed in range(30):
-        m = Match(undo_limit=0)
+        m = Match()
         rng = Rng(1000 + seed)
         steps = 0
         while not m.is_over():
