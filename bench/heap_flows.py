@@ -15,7 +15,12 @@ To add a game's flow (docs/firmware.md, "Heap budget"): append a dict to FLOWS:
   ``reset``: a power cut, the app starts again on the same nvm), and ``top`` is the class
   name of the screen that must then be on top (the run fails if it is not, so a flow cannot
   silently stop short of the screens it claims to measure);
-- ``displays`` (optional): ``("st7789", "ssd1306")`` by default.
+- ``displays`` (optional): ``("st7789", "ssd1306")`` by default;
+- ``known_over`` (optional): "issue #N: why", for a flow known to be over the budget: still
+  measured and printed, an expected failure in the test until it fits (then the mark must go).
+
+The bench's ``os.urandom`` is seeded, so a game that seeds its deal from it replays the same
+game on every run and the keys of a flow always mean the same moves.
 
 Walk the game's heaviest moments: the deepest stack of screens, the biggest board, the end
 of a game (its summary and record), and a resume after ``reset``.
@@ -60,14 +65,6 @@ FLOWS = [
             ("calculator", _AQUA + " " + _THREE, "AquaScreen"),
             ("resume prompt", "reset", "ConfirmDialog"),
             ("resumed", "ok", "AquaScreen"),
-        ],
-    },
-    {
-        "flow": "games to come",
-        "steps": [
-            ("main menu", "", "MainMenu"),
-            ("space lunch (to come)", "ok", "MessageScreen"),
-            ("let's do lunch (to come)", "back next ok", "MessageScreen"),
         ],
     },
 ]
