@@ -16,7 +16,8 @@ back to seat 0). Still tied after the flavours: a shared win. The serve check is
 
 from shared_rules._compat import const
 from shared_rules.protocol import TABLE, TERMINAL, Game
-from shared_rules.space_battle_lunchtime import FLAVORS, LEVELS, best_serve, serve_level
+
+FLAVORS = ("bitter", "savory", "sour", "spicy", "sweet")  # space_battle_lunchtime's order
 
 TARGET = const(21)
 MORE = const(100)
@@ -49,7 +50,10 @@ def requirement(need):
 
 def check_serve(need, served):
     """The level (0 gold, 1 silver, 2 bronze) or None for serving quantities ``served`` to a
-    dish needing ``need`` (both 5 ints in FLAVORS order)."""
+    dish needing ``need`` (both 5 ints in FLAVORS order). The serving rules load only here:
+    the race itself does not need them (a Pico's heap)."""
+    from shared_rules.space_battle_lunchtime import LEVELS, serve_level
+
     lv = serve_level(requirement(need), totals_cards(served))
     return None if lv is None else LEVELS.index(lv)
 
@@ -57,6 +61,8 @@ def check_serve(need, served):
 def best_for_dish(hand, need, points):
     """The best serve of ``hand`` (flavour cards) to one dish: ``(option, cards)`` with the
     ServeOption (level, points) and the cards it uses, or None if nothing serves."""
+    from shared_rules.space_battle_lunchtime import best_serve
+
     _, best = best_serve(hand, [(requirement(need), tuple(points))])
     if best is None:
         return None

@@ -156,14 +156,21 @@ class DaysScore(Game):
         return can_play(self.tops, self.n, player, kind, board, day, names)
 
 
+class _Boards:
+    """The part of a SpaceDays game the legality check reads, with the engine's defaults."""
+
+    pk_shields = False
+    junk_one_only = False
+    boards = ()
+
+
 def can_play(tops, n, player, kind, board, day, names=None):
     """The engine's answer (space_days_legal.play_reason) over boards made of the tops only: a
     covered card is not known, so a Planet Killer under a Gaseous Cloud is not seen."""
-    from shared_rules.space_days import SpaceDays
     from shared_rules.space_days_cards import SPACE_PIRATE
     from shared_rules.space_days_legal import play_reason
 
-    g = SpaceDays(players=n, decks=6)  # the checker does not count copies
+    g = _Boards()  # what play_reason reads of a game; not the engine (a Pico's heap)
     boards = []
     for s in range(n):
         row = []

@@ -192,3 +192,27 @@ def test_pass_advisor_wants_three_cards(profile):
     sim = run(profile, TO_AQUA + "next*2 ok ok ok prev*5 ok")
     t = sim.texts()
     assert t[0] == "My 3 cards" and "exactly 3" in " ".join(t)
+
+
+def test_saved_scoreboard_resumes_or_starts_anew_from_the_list(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    g = AquaScore(4)
+    words = scorekeys.aqua_round(g, [C["orca8"], C["walrus"]])
+    run(profile, TO_AQUA + players(4) + " ".join(words), nvm)
+    sim = run(profile, "back " + TO_AQUA, nvm)  # Back on the resume prompt, then the list
+    t = sim.texts()
+    assert t[:4] == ["Aqua Brunch", "Resume scores", "Strength", "Pass advisor"]
+    assert "New scoreboard" in t
+    assert run(profile, "back " + TO_AQUA + "ok", nvm).texts()[0] == "P1 card 3"
+    sim = run(profile, "back " + TO_AQUA + "prev ok ok", nvm)  # New scoreboard, 4 players
+    assert sim.texts()[:2] == ["P1 card 1", "R1/6"]
+
+
+def test_undo_from_a_round_result_takes_back_the_last_entry(profile):
+    g = AquaScore(3)
+    entries = (seat(("walrus", "shark535", "baby"), (), 7)
+               + seat(("orca8", "orca8", "baby"), (), 2) + seat(("walrus",) * 3, (), 5))
+    words = scorekeys.aqua_round(g, entries)
+    sim = run(profile, TO_AQUA + players(3) + " ".join(words) + " long:back")
+    t = sim.texts()
+    assert t[:2] == ["P3 food", "str 18"] and "Undone" in " ".join(t)

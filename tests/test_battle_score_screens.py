@@ -180,4 +180,4 @@ def test_undo_and_resume(profile, tmp_path):
     assert sim.texts()[:2] == ["P3's turn", "0 pts"]
     # opening Space Battle from the menu offers the saved race first
     sim = run(profile, "back " + TO_BATTLE, nvm)
-    assert sim.texts()[:3] == ["Space Battle", "Resume race", "New race"]
+    assert sim.texts()[:2] == ["Space Battle", "Resume race"] and "New race" in sim.texts()

@@ -22,8 +22,7 @@ from shared_rules.aqua_brunch_score import (
     aqua_text,
 )
 
-from .pickers import LinesScreen, ask_players
-from .screens import ListScreen
+from .pickers import ask_players
 from .tally import TallyScreen
 
 GAME_ID = "aqua_score"
@@ -31,7 +30,8 @@ _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first
 
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
-    if payload is not None:
+    """Resume ``payload``; None or b"" (the Aqua Brunch list's "New scoreboard"): a new one."""
+    if payload:
         app.push(AquaScoreScreen(app, games.from_bytes(payload)))
         return
     ask_players(app, "Aqua Brunch", 3, 7, 4,
@@ -41,9 +41,28 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 class AquaScoreScreen(TallyScreen):
     tie_words = "on colour"
 
+    def __init__(self, app, game):
+        self.ticks = 0  # aqua cards ticked, not entered yet
+        super().__init__(app, game)
+
     def view(self):
         g = self.game
         nm = self.names()
+        mode = self.mode
+        if mode == "scores":
+            order = sorted(range(g.n), key=lambda s: (-g.points[s], -g.own[s], s))
+            return self.lines("Scores", "R{}".format(min(g.round + 1, ROUNDS)),
+                              [nm[s] for s in order],
+                              ["{} own {}".format(g.points[s], g.own[s]) for s in order])
+        if mode is not None and mode[0] == "round":
+            r = mode[1]
+            st, _foods, got, _lunch = g.history[r]
+            return self.lines("Round {}".format(r + 1), "str, got",
+                              ["{} {}".format(nm[s], st[s]) for s in range(g.n)],
+                              ["{:+d} ={}".format(got[s], self._total(s, r))
+                               for s in range(g.n)])
+        if mode == "aqua":
+            return self._aqua_view(nm)
         rnd = "R{}/{}".format(g.round + 1, ROUNDS)
         if g.state == ASK_LUNCH:
             st = g.strengths()
@@ -74,76 +93,53 @@ class AquaScoreScreen(TallyScreen):
             rnd = "str {}".format(g.strengths()[s])
         return title, rnd, rows + [self._scores_row()], start
 
+    def _aqua_view(self, nm):
+        """Tick the aqua cards the player drew (those no other player has); Done enters them;
+        the title shows the strength they make."""
+        g = self.game
+        taken = g.aqua_taken()
+        base = g.strengths()[g.seat]
+        rows = [("Done", aqua_text(self.ticks), self._aqua_done)]
+        for i in range(4):
+            if self.ticks >> i & 1:
+                base += AQUA_VALUES[i]
+            if not taken >> i & 1:
+                rows.append(("Aqua {}".format(AQUA_VALUES[i]),
+                             "[x]" if self.ticks >> i & 1 else "[ ]", self._tick(i)))
+        return "{} aqua".format(nm[g.seat]), "str {}".format(base), rows, 1
+
+    def _tick(self, i):
+        def flip():
+            self.ticks ^= 1 << i
+            self.show()
+
+        return flip
+
+    def _aqua_done(self):
+        if self.ticks:
+            self.act(AQUA + self.ticks)
+        else:
+            self.leave_mode()
+
+    def _aqua(self):
+        self.ticks = 0
+        self.set_mode("aqua")
+
     def _scores_row(self):
         return ("Scores", "", self.scores)
 
-    def _aqua(self):
-        self.app.push(AquaTicks(self.app, self))
+    def scores(self):
+        self.set_mode("scores")
 
     def act(self, action):
         before = self.game.round
         ok = super().act(action)
         if ok and self.game.round != before and not self.game.is_terminal():
-            self.round_result(self.game.round - 1)
+            self.set_mode(("round", self.game.round - 1))  # the round's result
         return ok
-
-    def round_result(self, r):
-        g = self.game
-        st, foods, got, _lunch = g.history[r]
-        nm = self.names()
-        lines = ["{} {}".format(nm[s], st[s]) for s in range(g.n)]
-        marks = ["{:+d} ={}".format(got[s], self._total(s, r)) for s in range(g.n)]
-        self.app.push(LinesScreen(self.app, "Round {}".format(r + 1), lines, marks,
-                                  "str, got"))
 
     def _total(self, s, upto):
         t = 0
         for r in range(upto + 1):
             t += self.game.history[r][2][s]
         return t
-
-    def scores(self):
-        g = self.game
-        nm = self.names()
-        order = sorted(range(g.n), key=lambda s: (-g.points[s], -g.own[s], s))
-        lines = [nm[s] for s in order]
-        marks = ["{} own {}".format(g.points[s], g.own[s]) for s in order]
-        self.app.push(LinesScreen(self.app, "Scores", lines, marks,
-                                  "R{}".format(min(g.round + 1, ROUNDS))))
-
-
-class AquaTicks(ListScreen):
-    """Tick the aqua cards a player drew (those not with another player); "Done" enters them.
-    The title shows the strength they make."""
-
-    def __init__(self, app, board):
-        self.board = board
-        g = board.game
-        taken = g.aqua_taken()
-        self.free = [i for i in range(4) if not taken >> i & 1]
-        self.ticks = 0
-        super().__init__(app, "{} aqua".format(board.names()[g.seat]), 1)
-
-    def items(self):
-        return ["Done"] + ["Aqua {}".format(AQUA_VALUES[i]) for i in self.free]
-
-    def marks(self):
-        return [aqua_text(self.ticks)] + ["[x]" if self.ticks >> i & 1 else "[ ]"
-                                          for i in self.free]
-
-    def status(self):
-        g = self.board.game
-        base = g.strengths()[g.seat]
-        for i in range(4):
-            if self.ticks >> i & 1:
-                base += AQUA_VALUES[i]
-        return "str {}".format(base)
-
-    def activate(self, index):
-        if index == 0:
-            self.app.pop()
-            if self.ticks:
-                self.board.act(AQUA + self.ticks)
-            return
-        self.ticks ^= 1 << self.free[index - 1]
-        self.refresh_items()

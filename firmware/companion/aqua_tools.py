@@ -1,5 +1,4 @@
-"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor (a list that stays under
-what it opens), and the pass advisor.
+"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor, and the pass advisor.
 
 The pass advisor: my three predators (OK adds one of a kind; the list starts on the walrus,
 the commonest card), then, optionally, the cards I have seen (the face-up deal); for each card
@@ -9,8 +8,10 @@ I could pass, the expected strength after receiving an unknown card
 
 from shared_rules.aqua_brunch import CARDS, LABELS, pass_advice
 
-from .pickers import Counter, LinesScreen, saved, tenths
-from .screens import ListScreen
+# Imported with this module, so the menu notes them as this game's (it unloads what opening a
+# game imported when another opens): the calculator; the scoreboard opens through the menu.
+from . import aqua
+from .pickers import Chooser, Counter, LinesScreen, saved, tenths
 
 WALRUS = 4
 SCORE_ID = "aqua_score"
@@ -26,43 +27,35 @@ def _is_scoreboard(payload):
 
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
-    """The Aqua Brunch list; a saved scoreboard or calculator hand opens over it, so Back from
-    either comes back to the list."""
-    app.push(AquaList(app))
-    if payload is not None:  # resuming: the scoreboard's record or the calculator's hand
+    """The Aqua Brunch list; a saved calculator hand (or scoreboard) opens straight away. The
+    list closes when it opens something: a screen left under it would cost a Pico its widgets
+    (13-16 KB)."""
+    if payload is not None:  # resuming: the calculator's hand or the scoreboard's record
         if _is_scoreboard(payload):
-            from . import aqua_score
+            from .menu import open_game
 
-            aqua_score.open(app, payload)
+            open_game(app, SCORE_ID, payload)
         else:
-            from . import aqua
-
             aqua.open(app, payload)
+        return
+    kept = saved(app, SCORE_ID)
+    rows = ["Resume scores" if kept else "Scoreboard", "Strength", "Pass advisor"]
+    if kept:
+        rows.append("New scoreboard")
 
+    def chosen(i):
+        if i == 0 or i == 3:
+            # through the menu, so the scoreboard's modules are noted for unloading (and these
+            # unloaded); b"" asks for a new one
+            from .menu import open_game
 
-class AquaList(ListScreen):
-    """Scoreboard (Resume scores / New scoreboard when one is saved), Strength, Pass advisor.
-    It stays under what it opens."""
-
-    title = "Aqua Brunch"
-
-    def items(self):
-        if saved(self.app, SCORE_ID):
-            return ["Resume scores", "Strength", "Pass advisor", "New scoreboard"]
-        return ["Scoreboard", "Strength", "Pass advisor"]
-
-    def activate(self, index):
-        app = self.app
-        if index == 0 or index == 3:
-            from . import aqua_score
-
-            aqua_score.open(app, saved(app, SCORE_ID) if index == 0 else None)
-        elif index == 1:
-            from . import aqua
-
+            open_game(app, SCORE_ID, kept if i == 0 else b"")
+        elif i == 1:
             aqua.open(app, None)
         else:
             advisor(app)
+
+    app.push(Chooser(app, "Aqua Brunch", rows, chosen))
 
 
 def _cards(counts):

@@ -8,9 +8,10 @@ the dish's needs, the gold serve), then the points of the level reached. Best se
 the dish, its three points: the best serve and the cards it uses.
 """
 
+import shared_rules.space_battle_lunchtime  # noqa: F401 - serve check; here: unloaded with us
 from shared_rules import games
-from shared_rules.space_battle_lunchtime import FLAVORS, LEVELS
 from shared_rules.space_battle_race import (
+    FLAVORS,
     FLAVOUR,
     MORE,
     TARGET,
@@ -23,6 +24,7 @@ from .tally import TallyScreen
 
 GAME_ID = "battle_race"
 NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")
+LEVELS = ("gold", "silver", "bronze")
 LEVEL_TITLES = ("Gold points", "Silver points", "Bronze points")
 CARD_LABELS = ["{} {}".format(NAMES[i // 3], i % 3 + 1) for i in range(15)]
 
@@ -132,6 +134,9 @@ class RaceScreen(TallyScreen):
     def view(self):
         g = self.game
         nm = self.names()
+        if self.mode == "scores":
+            return self.lines("Scores", "to {}".format(TARGET), nm,
+                              ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)])
         s = g.asking()
         if s is not None:
             rows = [("Flavours in hand", "", self._flavours), self._scores_row()]
@@ -163,8 +168,4 @@ class RaceScreen(TallyScreen):
         self.app.push(Number(self.app, "Points", 0, 0, 99, lambda p: self.act(p)))
 
     def scores(self):
-        g = self.game
-        nm = self.names()
-        lines = [nm[s] for s in range(g.n)]
-        marks = ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)]
-        self.app.push(LinesScreen(self.app, "Scores", lines, marks, "to {}".format(TARGET)))
+        self.set_mode("scores")

@@ -7,11 +7,12 @@ scores tie, the tied players' cards on their boards decide. "Can I play here?" (
 same list) answers yes or no with the reason, over the tops entered so far.
 """
 
+import shared_rules.space_days_legal  # noqa: F401 - "Can I play here?"; here: unloaded with us
 from shared_rules import games
 from shared_rules.space_days_cards import DEFAULT_COUNTS, KINDS, card_score
 from shared_rules.space_days_score import COUNT, DAY_LABELS, LABELS, MAX_COUNT, fits
 
-from .pickers import Chooser, LinesScreen, Number, ask_players, saved
+from .pickers import Chooser, Number, ask_players, saved
 from .screens import MessageScreen
 from .tally import TallyScreen
 
@@ -57,6 +58,9 @@ class DaysScreen(TallyScreen):
     def view(self):
         g = self.game
         nm = self.names()
+        if self.mode == "scores":
+            return self.lines("Scores", "", nm, ["{} ({}d)".format(g.score(s), len(g.tops[s]))
+                                                 for s in range(g.n)])
         e = g.entering()
         tail = [("Can I play here?", "", self.can_i), ("Scores", "", self.scores)]
         if e is not None:
@@ -82,10 +86,7 @@ class DaysScreen(TallyScreen):
                              lambda v: self.act(COUNT + v)))
 
     def scores(self):
-        g = self.game
-        nm = self.names()
-        marks = ["{} ({}d)".format(g.score(s), len(g.tops[s])) for s in range(g.n)]
-        self.app.push(LinesScreen(self.app, "Scores", nm, marks))
+        self.set_mode("scores")
 
     def can_i(self):
         app = self.app

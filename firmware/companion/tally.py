@@ -18,7 +18,12 @@ def names(app, n):
 
 
 class TallyScreen(GameScreen):
+    """One list for everything: the entry, and "modes" shown in the same list (a round's
+    result, the scores, a tick list), because every stacked screen costs a Pico 13-16 KB of
+    widgets. OK or Back leaves a mode; an undo leaves it too."""
+
     tie_words = "on the tie-break"
+
     def __init__(self, app, game):
         self.bar = None
         super().__init__(app, game)
@@ -29,17 +34,30 @@ class TallyScreen(GameScreen):
         self.group.append(self.menu.group)
         self.key = None
         self.whats = []
+        self.mode = None
+        self.mode_at = -1
 
     def names(self):
         return names(self.app, self.game.n)
 
+    def set_mode(self, mode):
+        """Show ``mode`` (a name the subclass's view knows) in the list, or None: the entry."""
+        self.mode = mode
+        self.mode_at = len(self.game.actions())
+        self.show()
+
+    def leave_mode(self):
+        self.set_mode(None)
+
     def state_key(self):
-        """What the cursor's start depends on: the entries made (and any screen-side state)."""
-        return len(self.game.actions())
+        """What the cursor's start depends on: the entries made and the mode shown."""
+        return (len(self.game.actions()), self.mode)
 
     def show(self):
         if self.bar is None:
             return  # GameScreen's own setup, before the widgets exist
+        if self.mode is not None and self.mode_at != len(self.game.actions()):
+            self.mode = None  # an undo (or an entry) leaves the mode
         key = self.state_key()
         fresh = key != self.key
         if fresh:
@@ -61,13 +79,27 @@ class TallyScreen(GameScreen):
             if self.whats:
                 self.choose(self.whats[self.menu.selected])
         elif button == BACK and kind != LONG:
-            self.app.pop()  # the game stays saved: the menu offers it again
+            if self.mode is not None:
+                self.leave_mode()
+            else:
+                self.app.pop()  # the game stays saved: the menu offers it again
 
     def reset_entry(self):
-        """The game changed: forget any half-made entry kept on the screen."""
+        """The game or the mode changed: forget any half-made entry kept on the screen."""
 
     def view(self):
         return "", "", [], 0
+
+    def choose(self, what):
+        if isinstance(what, int):
+            self.act(what)
+        elif what is not None:
+            what()
+
+    def lines(self, title, status, lines, marks):
+        """A read-only mode's view: OK on any line goes back to the entry."""
+        rows = [(lines[i], marks[i], self.leave_mode) for i in range(len(lines))]
+        return title, status, rows, 0
 
     def result_lines(self):
         """Two lines (the end screen has room for two): who won, and how when the top score
@@ -81,9 +113,3 @@ class TallyScreen(GameScreen):
         if len(w) == 1 and sc.count(sc[w[0]]) > 1:
             head += " " + self.tie_words
         return [head, "Scores: " + " ".join([str(x) for x in sc])]
-
-    def choose(self, what):
-        if isinstance(what, int):
-            self.act(what)
-        elif what is not None:
-            what()
