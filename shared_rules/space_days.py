@@ -1,8 +1,11 @@
 """Space Days: the game engine (boards of 7 day stacks, hands, the deck, scores, the winner).
 
-Portable (CPython, CircuitPython, MicroPython). Actions are tuples ``(op, kind, board, day, i, j)``
-of ints; ``apply`` also takes shorter tuples (missing fields are 0) and names for the op, the card
-and the day, e.g. ``("play", "space junk", 1, "tue")``:
+Portable (CPython, CircuitPython, MicroPython). Screens, saves, records and undo go through the
+protocol class (space_days_game, via ``games.new("space_days", players)``), which packs each of
+this engine's actions into one int and keeps the log; the engine holds the current state only.
+Its actions are tuples ``(op, kind, board, day, i, j)`` of ints; ``apply`` also takes shorter
+tuples (missing fields are 0) and names for the op, the card and the day, e.g.
+``("play", "space junk", 1, "tue")``:
 
 - ``(DRAW,)``: draw a card; the card drawn is the following chance action.
 - ``(CARD, kind)``: chance: the card drawn, dealt, or stolen by a Space Pirate. The deck is kept
@@ -59,7 +62,6 @@ from shared_rules.space_days_legal import (
 )
 
 MAX_PLAYERS = const(6)
-UNDO_LIMIT = const(64)  # about 100 bytes each: keep the Pico heap free
 
 
 def _int_in(value, lo, hi, what):
@@ -112,7 +114,6 @@ class SpaceDays:
         self.web_day = 0  # the day the Web swapped on (the reply must choose another)
         self.dealt = 0
         self.passes = 0
-        self._history = []
 
     # -- input normalising -------------------------------------------------------------------
 
@@ -295,23 +296,12 @@ class SpaceDays:
         why = reason(self, a)
         if why is not None:
             raise ValueError(why)
-        self._history.append(encode(self))
-        if len(self._history) > UNDO_LIMIT:
-            self._history.pop(0)
         self._do(a)
-
-    def undo(self):
-        """Take back the last action (chance actions count as actions)."""
-        if not self._history:
-            raise ValueError("nothing to undo")
-        history = self._history
-        self._load(history.pop())
-        self._history = history
 
     def arrange(self, boards=None, hands=None, turn=None):
         """Set up a position: a game already under way at the table, or a test. ``boards``: per
         seat, 7 lists of cards (bottom first; names or kinds); ``hands``: per seat, a list of
-        cards. The cards come out of the deck; the rest stays in it. Clears the undo history."""
+        cards. The cards come out of the deck; the rest stays in it."""
         n = self.n
         deck = list(self.total)
         new_boards = [[[] for _ in range(7)] for _ in range(n)]
@@ -345,10 +335,6 @@ class SpaceDays:
         self.deck, self.boards, self.hands, self.turn = deck, new_boards, new_hands, turn
         self.phase, self.target, self.web_day, self.passes = TURN, 0, 0, 0
         self.dealt = self.start_hand * n
-        self._history = []
-
-    def can_undo(self):
-        return bool(self._history)
 
     def _next(self):
         self.phase = TURN
@@ -439,8 +425,7 @@ class SpaceDays:
 
     @classmethod
     def from_bytes(cls, data):
-        """A game from ``to_bytes`` output; ValueError on anything corrupt or inconsistent.
-        The undo history is not saved."""
+        """A game from ``to_bytes`` output; ValueError on anything corrupt or inconsistent."""
         game = cls()
         game._load(data)
         return game

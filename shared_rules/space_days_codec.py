@@ -206,4 +206,3 @@ def decode_into(g, data):
     g.deck = deck
     g.hands = hands
     g.boards = boards
-    g._history = []

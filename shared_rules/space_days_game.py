@@ -58,9 +58,7 @@ class SpaceDaysGame(Game):
 
     def _do(self, action):
         t = decode(action)
-        e = self.engine
-        e.apply(t)  # ValueError with the rule's reason, nothing changed
-        e._history.pop()  # the protocol's log is the one undo history
+        self.engine.apply(t)  # ValueError with the rule's reason, nothing changed
 
     def current_player(self):
         e = self.engine
