@@ -1,11 +1,13 @@
-"""Consistency check of an Aqua Brunch engine state (from_bytes runs it on every load).
+"""Consistency check of an Aqua Brunch engine state (AquaBrunch.from_bytes runs it on every load).
 
-Kept apart from the engine so a device that never restores a game does not compile it."""
+Kept apart from the engine so the device, which restores games by replaying their records,
+never compiles it. It takes the phases from aqua_brunch, not from the engine (no import circle).
+"""
 
-from shared_rules.aqua_brunch import DECK_COUNTS
-from shared_rules.aqua_brunch_engine import (
+from shared_rules.aqua_brunch import (
     ASK,
     DEAL,
+    DECK_COUNTS,
     DRAW,
     FOOD,
     LUNCH,
@@ -13,7 +15,6 @@ from shared_rules.aqua_brunch_engine import (
     PASS,
     ROUNDS,
     TAKE,
-    _bits,
 )
 
 _NONE = 255
@@ -21,6 +22,14 @@ _KINDS = 8
 _NPHASES = 8
 _ALL_AQUA = 15
 _ALL_FOOD = 127
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
 
 
 def check_state(g):

@@ -1,8 +1,11 @@
 """Aqua Brunch game engine: 3-7 players, 6 rounds (rulebook + docs/rules-decisions.md).
 
-OpenSpiel-like: ``legal_actions()``, ``apply(action)`` (ValueError on an illegal action, state
-unchanged), ``undo()``, ``is_over()``, ``scores()``, ``winners()``, ``to_bytes()`` /
-``AquaBrunch.from_bytes()``. Actions are small tuples:
+Screens, saves, records and undo go through the protocol class (aqua_brunch_game, via
+``games.new("aqua_brunch", players)``), which turns each move into one int and keeps the log.
+This engine holds the current state: ``legal_actions()``, ``apply(action)`` (ValueError on an
+illegal action, state unchanged), ``is_over()``, ``scores()``, ``winners()``, and its own
+checked state bytes ``to_bytes()`` / ``AquaBrunch.from_bytes()`` (for tests and the consistency
+check, aqua_brunch_check). Its actions are small tuples:
 
 - chance (``current_player() == CHANCE``): ``("card", name)`` deals the next predator card
   (round-robin from seat 0, the third card of each player face down); ``("aqua", value)`` is
@@ -17,55 +20,43 @@ unchanged), ``undo()``, ``is_over()``, ``scores()``, ``winners()``, ``to_bytes()
   several colours: ``("take", colour)`` (colour = the seat that owned the food cards).
 """
 
-from shared_rules._codec import SnapshotUndo, checksum, open_state
+from shared_rules._codec import checksum, open_state
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import (
     AQUA_VALUES,
+    ASK,
     CARDS,
+    DEAL,
     DECK_COUNTS,
+    DRAW,
+    FOOD,
     FOOD_VALUES,
+    LUNCH,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OVER,
+    PASS,
+    ROUNDS,
+    TAKE,
     card_index,
     strength,
     take_order,
 )
-from shared_rules.protocol import CHANCE, TABLE, TERMINAL  # noqa: F401 -- re-exported
+from shared_rules.protocol import CHANCE, TABLE, TERMINAL
 
 VERSION = const(1)
-ROUNDS = const(6)
-
-# Phases (stored in to_bytes).
-DEAL = const(0)
-PASS = const(1)
-LUNCH = const(2)
-ASK = const(3)
-DRAW = const(4)
-FOOD = const(5)
-TAKE = const(6)
-OVER = const(7)
-_NPHASES = const(8)
 _NONE = const(255)
 _ALL_AQUA = const(15)
 _ALL_FOOD = const(127)
 _KINDS = const(8)
 
 
-def _bits(mask):
-    n = 0
-    while mask:
-        n += mask & 1
-        mask >>= 1
-    return n
-
-
-class AquaBrunch(SnapshotUndo):
+class AquaBrunch:
     """The whole table's state; the device sees every card the players enter."""
 
-    def __init__(self, players=3, max_undo=64):
+    def __init__(self, players=3):
         if type(players) is not int or players < MIN_PLAYERS or players > MAX_PLAYERS:
             raise ValueError("Aqua Brunch is for 3 to 7 players, got {!r}".format(players))
-        self._init_undo(max_undo)
         self.n = players
         self.round = 0  # 0..5
         self.phase = DEAL
@@ -202,7 +193,6 @@ class AquaBrunch(SnapshotUndo):
             raise ValueError("illegal action {!r}".format(action))
         if action not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
-        self._remember()
         kind = action[0]
         if kind == "card":
             self._deal(card_index(action[1]))
@@ -326,7 +316,7 @@ class AquaBrunch(SnapshotUndo):
         return b + checksum(b)
 
     @classmethod
-    def from_bytes(cls, data, max_undo=64):
+    def from_bytes(cls, data):
         """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
         open_state(data, "Aqua Brunch", VERSION, 4)
         n = data[1]
@@ -335,7 +325,7 @@ class AquaBrunch(SnapshotUndo):
         if len(data) != 27 + 14 * n:
             raise ValueError("Aqua Brunch state has {} bytes, expected {}".format(
                 len(data), 27 + 14 * n))
-        g = cls(n, max_undo)
+        g = cls(n)
         g._load(data[:-2])
         # Padding or ordering that to_bytes never writes.
         if g.to_bytes() != bytes(data):

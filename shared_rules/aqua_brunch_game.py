@@ -84,7 +84,7 @@ class AquaBrunchGame(Game):
     def _start(self):
         from shared_rules.aqua_brunch_engine import AquaBrunch
 
-        self.engine = AquaBrunch(self.params[0], max_undo=0)
+        self.engine = AquaBrunch(self.params[0])
 
     def _do(self, action):
         try:

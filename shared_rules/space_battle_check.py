@@ -1,8 +1,10 @@
 """Loading and consistency checks for Space Battle Lunchtime engine states.
 
-Kept apart from the engine so a device that never restores a game does not compile it."""
+Kept apart from the engine so the device, which restores games by replaying their records,
+never compiles it. It takes the phases from space_battle_lunchtime, not from the engine (no
+import circle)."""
 
-from shared_rules.space_battle_engine import (
+from shared_rules.space_battle_lunchtime import (
     JSERVE,
     JUDGE,
     MAX_HELD,

@@ -3,7 +3,11 @@
 The engine tracks what decides the race: each hand (the players enter the cards they take),
 each score pile, the spatulas and the turn order. The dish display and the larder stay on the
 table: a serve names its dish (requirement and points), a steal or take names the card taken.
-Seats are numbered clockwise from the start player. Actions are tuples:
+Seats are numbered clockwise from the start player. Screens, saves, records and undo go through
+the protocol class (space_battle_game, via ``games.new("space_battle", players)``), which turns
+each move into ints (a serve into a sequence of them) and keeps the log; this engine holds the
+current state and its own checked state bytes (``to_bytes()`` / ``SpaceBattle.from_bytes()``,
+for tests and the consistency check, space_battle_check). Its actions are tuples:
 
 - setup (``current_player() == CHANCE``): ``("deal", flavor, qty)``, two starting cards each,
   dealt round-robin from seat 0.
@@ -23,11 +27,21 @@ Seats are numbered clockwise from the start player. Actions are tuples:
 - the end of the turn: ``("discard", flavor, qty)`` while over 7 cards, then ``("end",)``.
 """
 
-from shared_rules._codec import SnapshotUndo, checksum, open_state
+from shared_rules._codec import checksum, open_state
 from shared_rules._compat import const
-from shared_rules.protocol import CHANCE, TERMINAL  # noqa: F401 -- re-exported
+from shared_rules.protocol import CHANCE, TERMINAL
 from shared_rules.space_battle_lunchtime import (
+    JSERVE,
+    JUDGE,
     MAX_HAND,
+    MAX_HELD,
+    MAX_PILE,
+    OVER,
+    SETUP,
+    TAKE,
+    TARGET,
+    TURN,
+    UPGRADE,
     _level,
     best_serve,
     card_code,
@@ -38,20 +52,6 @@ from shared_rules.space_battle_lunchtime import (
 )
 
 VERSION = const(1)
-TARGET = const(21)
-# Cards held mid-turn: 7, a buy with a 3-quantity card (one out, three in: 9), a spatula
-# steal (10). best_serve's limit is the same.
-MAX_HELD = const(10)
-MAX_PILE = const(40)  # there are 40 dish cards
-
-SETUP = const(0)
-TURN = const(1)
-TAKE = const(2)  # taking cards from the larder (a buy, or a judge's steal)
-JUDGE = const(3)  # choosing a judge reward
-JSERVE = const(4)  # the judge's "serve a dish": serve now or skip
-UPGRADE = const(5)
-OVER = const(6)
-_NPHASES = const(7)
 _NONE = const(255)
 _REWARDS = ("steal", "serve", "upgrade", "other")
 
@@ -61,12 +61,11 @@ def _card_action(kind, code):
     return (kind, c[0], c[1])
 
 
-class SpaceBattle(SnapshotUndo):
-    def __init__(self, players=2, favorites=None, max_undo=64):
+class SpaceBattle:
+    def __init__(self, players=2, favorites=None):
         if type(players) is not int or players < 2 or players > 5:
             raise ValueError("Space Battle Lunchtime is for 2 to 5 players, got {!r}".format(
                 players))
-        self._init_undo(max_undo)
         if favorites is None:
             favorites = [None] * players
         if not isinstance(favorites, (list, tuple)) or len(favorites) != players:
@@ -207,7 +206,6 @@ class SpaceBattle(SnapshotUndo):
                 raise ValueError("cannot serve {!r} now".format(action))
         elif a not in self.legal_actions():
             raise ValueError("illegal action {!r} in this state".format(action))
-        self._remember()
         kind = a[0]
         seat = self.cur
         hand = self.hands[seat]
@@ -331,13 +329,13 @@ class SpaceBattle(SnapshotUndo):
         return b + checksum(b)
 
     @classmethod
-    def from_bytes(cls, data, max_undo=64):
+    def from_bytes(cls, data):
         """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
         open_state(data, "Space Battle Lunchtime", VERSION, 9)
         n = data[1]
         if n < 2 or n > 5:
             raise ValueError("bad player count {} in Space Battle Lunchtime state".format(n))
-        g = cls(n, None, max_undo)
+        g = cls(n, None)
         g._load(data[:-2])
         if g.to_bytes() != bytes(data):
             raise ValueError("Space Battle Lunchtime state is not in canonical form")

@@ -84,7 +84,7 @@ class SpaceBattleGame(Game):
     def _start(self):
         from shared_rules.space_battle_engine import SpaceBattle
 
-        self.engine = SpaceBattle(self.params[0], max_undo=0)
+        self.engine = SpaceBattle(self.params[0])
         self.serving = None  # the parts of a serve being entered, or None
 
     # ---- the serve being entered ------------------------------------------------------------
