@@ -616,15 +616,6 @@ _STRIP_NEW = """        import adafruit_pixelbuf
 LEVERS["pixelbuf_strip"] = lambda name, text: text.replace(_STRIP_OLD, _STRIP_NEW)
 
 
-def _no_grid_widgets(name, text):
-    # GridView and BoardView: no game screen uses them (Space Lunch and Let's Do Lunch draw
-    # their own), yet every start compiles and keeps them with the rest of ui.py
-    if name != "ui.py":
-        return text
-    return text[:text.index("class GridView:")].rstrip() + "\n"
-
-
-LEVERS["no_grid_widgets"] = _no_grid_widgets
 _FIRMWARE = [ROOT / "firmware" / "companion"]
 
 

@@ -10,7 +10,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator  # noqa: E402
-from lunchbox.sim_inspect import layout_problems, walk  # noqa: E402
+from lunchbox.sim_inspect import walk  # noqa: E402
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
             "pico2-ssd1306-5btn")
@@ -88,49 +88,6 @@ def test_crash_screen_layout(profile, tmp_path, monkeypatch):
     assert shot["problems"] == []
     # a long message is cut to the lines there are, visibly
     assert shot["texts"][-1].endswith("~")
-
-
-@pytest.mark.parametrize("profile", PROFILES[:2])
-def test_grid_and_board_views(profile):
-    """The widgets the game screens to come will use: a 3x3 grid and a 7x7 board."""
-    import displayio
-
-    from companion.ui import BoardView, GridView, TitleBar
-
-    sim = Simulator(profile, mode="headless")
-    d = sim.display
-    for make in ("grid", "board"):
-        while len(d.root):
-            d.root.pop()
-        g = displayio.Group()
-        g.append(TitleBar(d, "Widget test", "P1").group)
-        if make == "grid":
-            view = GridView(d, 3, 3)  # cols, rows, as BoardView
-            for r in range(3):
-                for c in range(3):
-                    view.set(c, r, "F{}".format(r * 3 + c + 10))
-            view.move_cursor(2, 1)
-        else:
-            view = BoardView(d, 7, 7)
-            view.set(0, 0, BoardView.A)
-            view.set(6, 6, BoardView.B)
-            view.set_highlight(3)  # the River
-            view.set_cursor(2, 3)
-            view.set_cursor(4, 4)
-            assert view.cell >= 6
-        g.append(view.group)
-        d.root.append(g)
-        d.refresh()
-        assert layout_problems(d.root, d.width, d.height) == []
-        for _kind, _t, (x0, y0, x1, y1) in walk(d.root):
-            assert x0 >= 0 and y0 >= 0 and x1 <= d.width and y1 <= d.height
-        assert sim.pixels_lit() > 100
-        if make == "grid":
-            assert "F15" in sim.texts() and view.at == (2, 1)
-        else:
-            # the pieces are drawn in the players' palette entries, the cursor in its own
-            assert view.bitmap[view.cell * 4 + 1, view.cell * 4] == 4  # cursor edge
-            assert view.bitmap[view.cell // 2, view.cell // 2] == BoardView.A
 
 
 def _store_messages():

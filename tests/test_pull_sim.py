@@ -201,7 +201,7 @@ def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
 
         app = App(sim.hw, store, start, resume=False)
         names = AppSettings(60, True, ["ANNA", "BO", "CY", "P4", "P5", "P6", "P7"]).to_bytes()
-        out = app.link.feed(lp.encode(lp.TIME, 1, lp.time_request(1767225600, 60)) +
+        out = app.link_server().feed(lp.encode(lp.TIME, 1, lp.time_request(1767225600, 60)) +
                             lp.encode(lp.SET_SETTINGS, 2, names), sim.clock())
         assert [f[0] for f in lp.Parser().feed(out)] == [0x85, 0x87]
         assert app.settings.names[:3] == ["ANNA", "BO", "CY"] and app.settings.brightness == 60
@@ -214,7 +214,7 @@ def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
         [(seq, kind, payload)] = store.records()
         assert kind == envelopes.KIND_GAME
         assert envelopes.open_envelope(kind, payload) == (1767225605, ["ANNA", "BO", "CY"], rec)
-        hello = lp.parse_hello(lp.Parser().feed(app.link.feed(lp.encode(lp.HELLO, 3),
+        hello = lp.parse_hello(lp.Parser().feed(app.link_server().feed(lp.encode(lp.HELLO, 3),
                                                               sim.clock()))[0][2])
         assert hello.board_id.startswith("53494D") and hello.waiting == 1  # "SIM..."
     finally:

@@ -209,7 +209,7 @@ def test_window_mode_with_keyboard_events(tmp_path):
     posted = []
 
     def post_keys():
-        # the window's keyboard: Down, Down, Enter opens Aqua Brunch; then close the window
+        # the window's keyboard: Down, Down, Enter opens Aqua Brunch's list; then close it
         if not posted:
             for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
                 pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
@@ -226,7 +226,7 @@ def test_window_mode_with_keyboard_events(tmp_path):
 
     sim._pump_window = pump
     sim.run_interactive()
-    assert sim.texts()[0] == "Strength"
+    assert sim.texts()[:2] == ["Aqua Brunch", "Scoreboard"]
     assert sim.driver.window.get_size() == (720, 405 + 24)  # 3x, and the LED strip
     sim.close()
 
