@@ -67,12 +67,14 @@ class Plan:
         self.game = None
         self.dealt = False
         self.counts = []  # per key word: how many actions the game has after it
+        self.kinds = []  # per key word: what its step was ("setup", "card", "take", ...)
 
-    def add(self, keys):
+    def add(self, keys, kind="setup"):
         """Key words for one step; the step's actions were just applied to ``self.game``."""
         before = self.counts[-1] if self.counts else 0
         self.counts += [before] * (len(keys) - 1) + [len(self.game.actions())]
         self.words += keys
+        self.kinds += [kind] * len(keys)
 
     def script(self):
         return " ".join(self.words)
@@ -119,7 +121,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
                 p.setup += len(keys)
             else:
                 cur[1] += len(keys)
-            p.add(keys)
+            p.add(keys, "card")
         elif e.turn == AUTOMA_SEAT:
             a = e.copy()
             a.apply(AUTOMA)
@@ -133,7 +135,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
                 keys = ["ok"]
                 g.apply(AUTOMA)
                 cur[0] += 1
-            p.add(keys)
+            p.add(keys, "automa")
             cur = None
         else:
             if cur is None:
@@ -150,7 +152,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
                     deck.append(e.grid[c])  # under the deck
             g.apply(want)
             cur[0] += len(keys)
-            p.add(keys)
+            p.add(keys, kind if kind == "take" else "coupon")
     return p
 
 
@@ -184,6 +186,44 @@ def simulator(profile, nvm=None):
     return Simulator(profile, nvm_path=nvm, mode="headless")
 
 
+def timing(profile, games_n=8):
+    """Wall time from a press to the refreshed screen (pixels drawn, not deferred), in the
+    simulator: the menu moving its selection, a take, the Automa's turn (with its refill).
+    Returns {kind: [seconds]}."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from lunchbox.sim import Simulator
+
+    times = {}
+    for i in range(games_n):
+        p = plan(i % 4, 1000 + i)
+        sim = Simulator(profile, mode="headless")
+        from companion import app as app_module
+
+        words = ["wait:3000"] + ["next", "prev"] * 3 + p.words[1:]
+        kinds = ["wait"] + ["menu"] * 6 + p.kinds[1:]
+        seen = []
+        step = app_module.App.step
+
+        def timed(self, step=step, seen=seen, draw=sim.driver.render):
+            n = self.handled
+            t0 = time.perf_counter()
+            step(self)
+            draw()  # the pixels of the refresh, drawn now (headless defers them)
+            if self.handled > n:
+                seen.append(time.perf_counter() - t0)
+
+        app_module.App.step = timed
+        try:
+            sim.run_script(" ".join(words))
+        finally:
+            app_module.App.step = step
+            sim.close()
+        presses = [k for w, k in zip(words, kinds) if not w.startswith("wait")]
+        for k, t in zip(presses, seen):
+            times.setdefault(k, []).append(t)
+    return times
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games in all (default 200)")
@@ -191,7 +231,20 @@ def main(argv=None):
     ap.add_argument("--profile", default="pico-display-pack")
     ap.add_argument("--no-sim", action="store_true", help="count only, without the simulator")
     ap.add_argument("--dealt", action="store_true", help="the device deals (nothing typed)")
+    ap.add_argument("--timing", action="store_true",
+                    help="time from a press to the refreshed screen instead (simulator)")
     args = ap.parse_args(argv)
+    if args.timing:
+        t = timing(args.profile)
+        menu = sorted(t["menu"])[len(t["menu"]) // 2]
+        print("press -> refreshed screen in the simulator ({}), median of each kind; ratio to "
+              "the menu moving its selection:".format(args.profile))
+        for k in ("menu", "card", "take", "automa", "coupon"):
+            if k in t:
+                xs = sorted(t[k])
+                print("  {:<7} {:6.1f} ms  (x{:.1f})  worst {:6.1f} ms  over {} presses".format(
+                    k, 1000 * xs[len(xs) // 2], xs[len(xs) // 2] / menu, 1000 * xs[-1], len(xs)))
+        return
     t0 = time.time()
     rounds, setups, per_diff = [], [], {}
     worst = (0, None)
