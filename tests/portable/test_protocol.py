@@ -38,6 +38,34 @@ def _space_battle_move(g, legal):
     return sb.DONE if sb.DONE in legal else sb.CANCEL
 
 
+# Per-game hooks. STATE: the engine's own state, kept beside the record at every step so undo
+# and replay are compared on the state itself, not only on the log. CHECK: the engine's own
+# consistency check, run at every step.
+def _space_lunch_state(e):
+    extra = (e.coupons, e.solo) if e.mode == 0 else (
+        [list(d) for d in e.drinks], list(e.coupon_used), e.grant)
+    return (list(e.grid), e.deck, list(e.bottom), list(e.pending), [list(t) for t in e.taken],
+            e.pick, e.turn, e.acted, e.winner, e.reason, extra)
+
+
+def _engine_bytes(e):
+    return e.to_bytes()
+
+
+def _engine_check(e):
+    e.check()
+
+
+STATE = {"space_lunch": _space_lunch_state, "lets_do_lunch": _engine_bytes,
+         "aqua_brunch": _engine_bytes, "space_battle": _engine_bytes, "space_days": _engine_bytes}
+CHECK = {"aqua_brunch": _engine_check, "space_battle": _engine_check}
+
+
+def snap(g):
+    """The record (the log) and the engine's state."""
+    return (g.to_bytes(), STATE[g.game_id](g.engine))
+
+
 def choose(g, rng):
     if g.current_player() == games.CHANCE:
         return rng.weighted(g.chance_outcomes())
@@ -71,40 +99,42 @@ def check_state(g, seats):
     for a in legal[:12]:
         d = g.describe(a)
         assert 0 < len(d) <= 18, (g.game_id, d)
+    if g.game_id in CHECK:
+        CHECK[g.game_id](g.engine)
 
 
 def check_illegal(g, rng):
     """An int that is not legal now is refused with a message and changes nothing."""
     legal = g.legal_actions()
-    before = g.to_bytes()
+    before = snap(g)
     for bad in (rng.randbelow(400), max(legal + [0]) + 1, -1, "1", None):
         if bad in legal:
             continue
         with raises(ValueError) as r:
             g.apply(bad)
         assert str(r.value), "a refusal says why"
-        assert g.to_bytes() == before
+        assert snap(g) == before
 
 
 def check_record(states):
     """``states[-1]`` is a record: replayed step by step it passes through every earlier state,
     and ``replay(data, k)`` stops at state k."""
-    data = states[-1]
+    data = states[-1][0]
     r = games.replay(data, 0)
-    assert r.to_bytes() == states[0]
+    assert snap(r) == states[0]
     actions = games.parse(data)[3]
     for k in range(len(actions)):
         r.apply(actions[k])
-        assert r.to_bytes() == states[k + 1]
+        assert snap(r) == states[k + 1]
     for k in range(0, len(states), max(1, len(states) // 8)):
-        assert games.replay(data, k).to_bytes() == states[k]
+        assert snap(games.replay(data, k)) == states[k]
 
 
 def play(game_id, seed):
     rng = Rng(seed)
     seats = SEATS[game_id]
     g = games.new(game_id)
-    states = [g.to_bytes()]
+    states = [snap(g)]
     steps = 0
     while not g.is_terminal() and steps < MAX_STEPS:
         check_state(g, seats)
@@ -112,23 +142,23 @@ def play(game_id, seed):
         a = choose(g, rng)
         g.apply(a)
         steps += 1
-        data = g.to_bytes()
+        data = snap(g)
         if not g.can_undo():  # a new record began (Let's Do Lunch's next game)
             states = [data]
             continue
         states.append(data)
         if steps % 7 == 0:  # undo then redo: the same bytes
             g.undo()
-            assert g.to_bytes() == states[-2]
+            assert snap(g) == states[-2]
             g.apply(a)
-            assert g.to_bytes() == data
+            assert snap(g) == data
     check_state(g, seats)
     check_record(states)
     # restored from bytes, the game still undoes (at least 32 steps or to the record's start)
     r = games.from_bytes(g.to_bytes())
     for i in range(min(32, len(r.actions()))):
         r.undo()
-        assert r.to_bytes() == states[-2 - i]
+        assert snap(r) == states[-2 - i]
     return g
 
 
