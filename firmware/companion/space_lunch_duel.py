@@ -13,7 +13,7 @@ from shared_rules.space_lunch_actions import RETURN, where
 
 from .core import space_lunch_view as V
 from .core.buttons import NEXT, OK, PREV
-from .space_lunch_table import CouponMenu, SpaceLunchScreen
+from .space_lunch_table import SpaceLunchScreen
 from .ui import text
 
 SHORT = ("Hot Drink", "Jelly", "Chill Jar")
@@ -106,7 +106,7 @@ class DuelScreen(SpaceLunchScreen):
     def _turn_lines(self):
         e = self.e
         name = self.names()[e.turn]
-        if self.coupon is not None:
+        if self.coupon is not None or self.options is not None:
             return self.coupon_lines()
         stop = self.stops[self.sel % len(self.stops)] if self.stops else -1
         if stop == V.COUPON:
@@ -135,7 +135,7 @@ class DuelScreen(SpaceLunchScreen):
                     if paid:
                         how = "free" if e.grant == i else "drinks"  # i: the beverage type
                     options.append(("{}: {}".format(SHORT[i], how), kind, paid))
-        self.app.push(CouponMenu(self.app, self, options))
+        self.choose_action(options)
 
     def result_lines(self):
         e = self.e

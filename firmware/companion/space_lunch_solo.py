@@ -8,7 +8,7 @@ from shared_rules.space_lunch_actions import AUTOMA_SEAT, DIFFICULTIES, decode, 
 
 from .core import space_lunch_view as V
 from .space_lunch import hints_on
-from .space_lunch_table import CouponMenu, SpaceLunchScreen
+from .space_lunch_table import SpaceLunchScreen
 from .ui import text
 
 RED = (255, 0, 0)
@@ -106,7 +106,7 @@ class SoloScreen(SpaceLunchScreen):
             title, line, cursor = self._turn_lines()
             if hints_on(self.app):
                 _, _, words, led = self._advice()
-                if words and self.coupon is None:
+                if words and self.coupon is None and self.options is None:
                     line = words
         if led == V.LED_THREAT:
             color = d.BAD
@@ -136,7 +136,7 @@ class SoloScreen(SpaceLunchScreen):
 
     def _turn_lines(self):
         e = self.e
-        if self.coupon is not None:
+        if self.coupon is not None or self.options is not None:
             return self.coupon_lines()
         stop = self.stops[self.sel % len(self.stops)] if self.stops else -1
         if stop == V.COUPON:
@@ -151,9 +151,9 @@ class SoloScreen(SpaceLunchScreen):
     def coupon_menu(self):
         e = self.e
         kinds = [k for k in V.KINDS if V.kind_actions(e, k)]
-        options = [(V.KIND_NAMES[V.KINDS.index(k)], k, False) for k in kinds]
+        options = [("Use {}?".format(V.KIND_NAMES[V.KINDS.index(k)]), k, False) for k in kinds]
         want = self._suggested()
         sel = hint = -1
         if want is not None and decode(want)[0] in kinds:
             sel = hint = kinds.index(decode(want)[0])
-        self.app.push(CouponMenu(self.app, self, options, max(0, sel), hint))
+        self.choose_action(options, max(0, sel), hint)

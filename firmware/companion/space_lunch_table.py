@@ -6,10 +6,9 @@ the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, spac
 from shared_rules.space_lunch_actions import AUTOMA, TAKE, decode, where
 
 from .core import space_lunch_view as V
-from .core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
+from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
 from .game import GameScreen
-from .screens import ListScreen
 from .space_lunch import deal_on
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
@@ -40,6 +39,8 @@ class SpaceLunchScreen(GameScreen):
         self.key = -1
         self.sel = 0  # cursor / wheel position
         self.coupon = None  # (kind, first cell, paid) while a beverage action is being set up
+        self.options = None  # [(label, kind, paid)] while the action itself is being chosen
+        self.hinted = -1  # the suggested option
         self.choices = []
         self.stops = []
         self.hint = None  # (key, suggested action, advice words, LED state)
@@ -77,6 +78,7 @@ class SpaceLunchScreen(GameScreen):
         """New game state (an action or an undo): the UI starts over from it."""
         e = self.e
         self.coupon = None
+        self.options = None
         self.sel = 0
         self.choices = []
         if self.game.is_terminal():
@@ -189,7 +191,7 @@ class SpaceLunchScreen(GameScreen):
 
     def on_game_button(self, button, kind):
         if button == BACK and kind != LONG:
-            if self.coupon is not None:
+            if self.options is not None or self.coupon is not None:
                 self.back_out()
             else:
                 self.app.pop()  # to the menu: the game is saved
@@ -218,6 +220,12 @@ class SpaceLunchScreen(GameScreen):
         self.act(food)
 
     def back_out(self):
+        if self.options is not None:
+            self.options = None
+            self.sel = self.stops.index(V.COUPON) if V.COUPON in self.stops else 0
+            self.draw()
+            self.changed()
+            return
         kind, first, paid = self.coupon
         if kind == "jelly" and first >= 0:
             self.coupon = (kind, -1, paid)
@@ -230,6 +238,14 @@ class SpaceLunchScreen(GameScreen):
         self.changed()
 
     def turn_button(self, button):
+        if self.options is not None:
+            if button in (PREV, NEXT):
+                self.move(button, len(self.options))
+            elif button == OK:
+                label, kind, paid = self.options[self.sel % len(self.options)]
+                self.options = None
+                self.start_coupon(kind, paid)
+            return
         if self.coupon is not None:
             kind, first, paid = self.coupon
             cells = V.kind_cells(self.e, kind, first, paid)
@@ -284,8 +300,24 @@ class SpaceLunchScreen(GameScreen):
     def coupon_menu(self):
         pass
 
+    def choose_action(self, options, sel=0, hinted=-1):
+        """The beverage actions possible now, chosen in place (a list screen on top would
+        cost its widgets' heap at the game's deepest moment): prev/next, OK, Back."""
+        self.options = options
+        self.hinted = hinted
+        self.sel = sel
+        self.draw()
+        self.changed()
+
     def coupon_lines(self):
         """Top and bottom lines and the cursor cell while a coupon action is set up."""
+        if self.options is not None:
+            i = self.sel % len(self.options)
+            line = "OK: this  </>: other"
+            if i == self.hinted:
+                line = ("hint! " if self.d.mono else "suggested. ") + ("OK" if self.d.mono
+                                                                      else line)
+            return self.options[i][0], line, -1
         kind, first, paid = self.coupon
         cells = V.kind_cells(self.e, kind, first, paid)
         c = cells[self.sel % len(cells)] if cells else -1
@@ -302,33 +334,3 @@ class SpaceLunchScreen(GameScreen):
 
 
 
-
-class CouponMenu(ListScreen):
-    """The beverage actions possible now, the suggested one marked; OK starts its cursor on the
-    game screen below. Undo here undoes the last game action (and closes the menu)."""
-
-    title = "Coupon"
-
-    def __init__(self, app, parent, options, selected=0, hint=-1):
-        self.parent = parent
-        self.options = options  # [(label, kind, paid)]
-        self.hint = hint
-        super().__init__(app, selected=selected)
-
-    def items(self):
-        return [o[0] for o in self.options]
-
-    def marks(self):
-        return ["hint" if i == self.hint else "" for i in range(len(self.options))]
-
-    def activate(self, index):
-        label, kind, paid = self.options[index]
-        self.app.pop()
-        self.parent.start_coupon(kind, paid)
-
-    def on_button(self, button, kind):
-        if button == UNDO:
-            self.app.pop()
-            self.parent.undo()
-            return
-        super().on_button(button, kind)
