@@ -14,7 +14,7 @@ import pytest
 
 from lunchbox import sim_hw
 from lunchbox.errors import LunchboxError
-from lunchbox.sim_script import MAX_SCRIPT_MS, compile_script
+from lunchbox.sim_script import compile_script
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", DISPLAY="",
@@ -159,18 +159,22 @@ def test_window_and_terminal_modes_stop_on_sigterm(tmp_path, mode):
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         drain(10, until=lambda: proc.poll() is not None)
-        err = proc.stderr.read().decode()
+        stopped = proc.poll() is not None
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         os.close(master)
+    err = proc.stderr.read().decode()
+    assert stopped, "still running 10 s after SIGTERM"
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "stopped by SIGTERM" in err and "Traceback" not in err
     assert len(nvm.read_bytes()) == sim_hw.NVM_SIZE
 
 
 def test_script_length_is_bounded():
+    from lunchbox.sim_script import MAX_SCRIPT_MS
+
     t = compile_script("wait:600000 wait:600000 wait:500000")
     assert t[-1][0] <= MAX_SCRIPT_MS + 1000
     for bad in ("wait:600000*1000", "wait:600000 " * 4, "next*1000 " * 200, "ok " * 30000):
