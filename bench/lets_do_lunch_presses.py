@@ -314,12 +314,94 @@ def summary(turns):
     return n, mean, max(turns) if turns else 0
 
 
+SEARCH_CODE = """
+import gc
+from shared_rules._compat import Rng
+from shared_rules import lets_do_lunch_ai as ai
+from shared_rules.lets_do_lunch import roll_dice
+from shared_rules.lets_do_lunch_match import Match
+
+SPLIT = 1 << 27
+
+
+def free():
+    f = gc.mem_free()
+    return f - SPLIT if f > SPLIT else f
+
+
+def fits(data, room):
+    m = Match.from_bytes(data)
+    gc.collect()
+    ballast = []
+    try:
+        while free() > room + 1100:
+            ballast.append(bytearray(1024))
+        while free() > room + 80:
+            ballast.append(bytearray(16))
+        ai.choose(m, ai.HARD, Rng(1))
+        ok = True
+    except MemoryError:
+        ok = False
+    ballast = None
+    gc.collect()
+    return ok
+
+
+positions = []
+for seed in range({seeds}):
+    m = Match()
+    rng = Rng(seed)
+    while not m.is_over() and m.games == 0:
+        if m.is_chance():
+            m.roll(roll_dice(rng))
+        elif m.phase == 2:
+            positions.append(m.to_bytes())
+            m.apply(ai.choose(m, ai.HARD, rng))
+        else:
+            m.apply(m.legal_actions()[0])
+worst = 0
+for data in positions:
+    need = None
+    for kb in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64):
+        if fits(data, kb * 1024):
+            need = kb
+            break
+    if need is None:
+        need = 999
+    if need > worst:
+        worst = need
+print("@@SEARCH", len(positions), worst)
+"""
+
+
+def search_heap(seeds=3):
+    """(decisions, KB): the least free heap every one of Hard's searches in ``seeds`` seeded
+    games needed to finish, on MicroPython in a bounded heap (ballast fills the rest; the
+    steps are 1, 2, 3, 4, 6, 8, 12 ... KB)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import mplane
+
+    res = mplane.run(code=SEARCH_CODE.format(seeds=seeds), heap=256 * 1024, timeout=900,
+                     bounded=True)
+    for line in res.output.splitlines():
+        if line.startswith("@@SEARCH"):
+            _t, n, worst = line.split()
+            return int(n), int(worst)
+    raise RuntimeError(res.output[-2000:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per row (default 200)")
     ap.add_argument("--profile", default="pico-display-pack")
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--search-heap", type=int, default=3, metavar="GAMES",
+                    help="games whose Hard searches are measured on MicroPython (0: skip)")
     args = ap.parse_args()
+    if args.search_heap:
+        n, worst = search_heap(args.search_heap)
+        print("Hard's search on MicroPython (bounded heap), {} decisions of {} seeded games: "
+              "each finished with {} KB of free heap or less".format(n, args.search_heap, worst))
     rows = (
         ("two players, device dice", None, 3, False),
         ("vs Hard, device dice", 1, 3, False),

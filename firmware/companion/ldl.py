@@ -6,8 +6,9 @@ or the players, who type them in). "Start" is selected first: the usual match is
 
 # Everything the game runs is imported here, with this module: the menu unloads what opening
 # a game imported when another game opens, so nothing may be imported later, on first use.
-# The AI comes first: its compile needs the most free heap of any module here.
+# The biggest compiles come first, while the most heap is free: the AI, the match engine.
 import shared_rules.lets_do_lunch_ai  # noqa: F401 - the computer opponent (ldl_moves)
+import shared_rules.lets_do_lunch_match  # noqa: F401 - the rules' own game imports it later
 from shared_rules import games
 from shared_rules._compat import Rng
 
@@ -23,13 +24,19 @@ _SETUP_PARAMS = 4
 
 
 def new_rng(app):
-    """The device's dice: seeded from the hardware's randomness where there is some."""
-    try:
-        import os
+    """The device's dice: seeded from the chip's randomness (os.urandom). In the simulator
+    (CPython) from the clock instead, so a headless run (a test, a README picture) replays the
+    same dice."""
+    import sys
 
-        seed = int.from_bytes(os.urandom(4), "big")
-    except (ImportError, AttributeError, NotImplementedError, OSError):
-        seed = app.hw.clock()
+    seed = app.hw.clock()
+    if sys.implementation.name != "cpython":
+        try:
+            import os
+
+            seed = int.from_bytes(os.urandom(4), "big")
+        except (ImportError, AttributeError, NotImplementedError, OSError):
+            pass
     return Rng(seed)
 
 

@@ -77,15 +77,19 @@ def content(p):
     who, seat, dice, words = _main(p)
     m = p.m
     h = m.hands
+    if p.mode == ENDED and p.game.ended is not None:
+        b = p.game.ended[2]  # the hands as the game ended (the engine has dealt anew)
+        h = (12 - b.count(0), 12 - b.count(1))
     s = m.scores
-    foot = "A{} B{}".format(h[0], h[1])  # mono: the score is one press away
+    foot = "A{} B{}".format(h[0], h[1])  # mono: the score is one press away ...
+    if p.mode == ENDED:
+        foot = "{}:{}".format(s[0], s[1])  # ... but for the end of a game
     if not p.d.mono:
-        foot = "hand A{} B{} {}:{}/{}".format(h[0], h[1], s[0], s[1], m.target)
+        foot = "A{} B{} score {}:{}".format(h[0], h[1], s[0], s[1])  # <= 20 characters
     return who, seat, dice, words, foot
 
 
 def _main(p):
-
     m = p.m
     mode = p.mode
     seat = m.player
