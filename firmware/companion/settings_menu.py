@@ -1,0 +1,151 @@
+"""Settings: brightness, LEDs, player names, About. Imported when Settings opens and let go
+when it closes (on the device), so a game never carries its code."""
+
+from . import __version__
+from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
+from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .core.text import fit
+from .screens import ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
+from .ui import TitleBar, text
+
+
+class SettingsScreen(ListScreen):
+    title = "Settings"
+
+    def exit(self):
+        from . import menu
+
+        if menu.UNLOAD:
+            import sys
+
+            menu.unload(sys, __name__)  # freed with the last Settings screen
+
+    def items(self):
+        return ["Brightness", "LEDs", "Player names", "About"]
+
+    def marks(self):
+        s = self.app.settings
+        return ["{}%".format(s.brightness), "on" if s.leds else "off", "", ""]
+
+    def activate(self, index):
+        app = self.app
+        s = app.settings
+        if index == 0:
+            def preview(v):
+                app.d.set_brightness(v)
+                app.leds.configure(v, s.leds)
+
+            def done(v):
+                s.brightness = v
+                app.save_settings()
+
+            app.push(NumberPicker(app, "Brightness", s.brightness, 10, 100, BRIGHTNESS_STEP,
+                                  done, preview, "%"))
+        elif index == 1:
+            def chosen(i):
+                s.leds = i == 0
+                app.save_settings()
+
+            app.push(ItemPicker(app, "LEDs", ["On", "Off"], 0 if s.leds else 1, chosen))
+        elif index == 2:
+            app.push(PlayersScreen(app))
+        else:
+            app.push(AboutScreen(app))
+
+
+class PlayersScreen(ListScreen):
+    title = "Player names"
+
+    def items(self):
+        return ["{} {}".format(i + 1, n) for i, n in enumerate(self.app.settings.names)]
+
+    def activate(self, index):
+        self.app.push(NameEditor(self.app, index))
+
+
+class AboutScreen(ListScreen):
+    """What runs here: firmware version, hardware profile, records kept, save status."""
+
+    title = "About"
+
+    def items(self):
+        app = self.app
+        return ["Firmware " + __version__,
+                app.hw.profile.get("profile", "?"),
+                "{} records kept".format(len(app.store.records())),
+                "Saves: " + ("check nvm" if app.store.status else "ok")]
+
+    def activate(self, index):
+        if index == 3 and self.app.store.status:
+            from .app import NOTICE_TITLE
+
+            self.app.push(MessageScreen(self.app, NOTICE_TITLE, self.app.store.status))
+
+
+class NameEditor(Screen):
+    """Spell a name with four buttons: prev/next change the letter under the cursor, OK moves
+    on, a long OK (or OK past the last letter) saves, Back steps back (cancels at the start)."""
+
+    def __init__(self, app, player):
+        super().__init__(app)
+        d = self.d
+        self.player = player
+        self.chars = list(app.settings.names[player])
+        self.pos = 0
+        self.bar = TitleBar(d, "Player {}".format(player + 1))
+        big = d.scale * 2 if d.cols >= NAME_LEN * 2 + 2 else d.scale
+        self.big = big
+        cw = 6 * big
+        self.x0 = (d.width - cw * NAME_LEN) // 2
+        # title, then the name with a caret row under it, then the hint on the last row
+        avail = d.height - d.title_h - d.char_h
+        top = d.title_h + (avail - 12 * big - d.char_h) // 2
+        self.caret_dx = (cw - d.char_w) // 2  # centre the caret under the letter
+        self.name = text(d, "", self.x0, top, d.FG, big, (0, 0))
+        self.cursor = text(d, "^", self.x0, top + 12 * big, d.ACCENT, None, (0, 0))
+        self.hint = text(d, fit("hold OK: save", d.cols), d.width // 2,
+                         d.height - d.char_h // 2, d.DIM, anchor=(0.5, 0.5))
+        for part in (self.bar.group, self.name, self.cursor, self.hint):
+            self.group.append(part)
+        self._show()
+
+    def _show(self):
+        s = "".join(self.chars)
+        self.name.text = s + " " * (NAME_LEN - len(s))
+        self.name.anchored_position = (self.x0, self.name.anchored_position[1])
+        self.cursor.anchored_position = (self.x0 + self.pos * 6 * self.big + self.caret_dx,
+                                         self.cursor.anchored_position[1])
+        self.changed()
+
+    def _cycle(self, step):
+        while len(self.chars) <= self.pos:
+            self.chars.append(" ")
+        i = NAME_CHARS.find(self.chars[self.pos])
+        self.chars[self.pos] = NAME_CHARS[(i + step) % len(NAME_CHARS)]
+        self._show()
+
+    def _save(self):
+        name = "".join(self.chars).strip()
+        if name:
+            self.app.settings.names[self.player] = name
+            self.app.save_settings()
+        self.app.pop()
+
+    def on_button(self, button, kind):
+        if button == PREV:
+            self._cycle(-1)
+        elif button == NEXT:
+            self._cycle(1)
+        elif button == OK:
+            if kind == LONG or self.pos >= NAME_LEN - 1:
+                self._save()
+            else:
+                self.pos += 1
+                self._show()
+        elif button == BACK:
+            if self.pos == 0:
+                self.app.pop()
+            else:
+                self.pos -= 1
+                self._show()
+
