@@ -67,4 +67,34 @@ FLOWS = [
             ("resumed", "ok", "AquaScreen"),
         ],
     },
+    {
+        # Let's Do Lunch against Hard with typed dice, so every roll is known: the starting
+        # rolls (3-3-3, then the computer's 1-1-1: P1 starts), P1 places in column 7, the
+        # computer's 2-2-1 and Hard's search, the match figures and the dice verdict on top
+        # of the board (the deepest stack), undo, a power cut and the resume.
+        "flow": "lets_do_lunch typed",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("new match", "next ok", "SetupScreen"),
+            ("board, typed dice", "prev ok next ok", "PlayScreen"),
+            ("starting rolls", "next ok next ok next ok prev ok prev ok prev ok ok",
+             "PlayScreen"),
+            ("placing", "ok ok next ok", "PlayScreen"),
+            ("after Hard's search", "ok ok ok prev ok wait:500", "PlayScreen"),
+            ("match figures", "next", "StatsScreen"),
+            ("dice verdict", "next*3", "StatsScreen"),
+            ("undo", "back long:back", "PlayScreen"),
+            ("resume prompt", "reset", "ConfirmDialog"),
+            ("resumed", "ok ok", "PlayScreen"),
+        ],
+    },
+    {
+        # Let's Do Lunch against Hard, the device's dice: a few turns of each side
+        "flow": "lets_do_lunch device dice",
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("board", "next ok ok", "PlayScreen"),
+            ("a few turns", "ok wait:2000 " * 8, "PlayScreen"),
+        ],
+    },
 ]
