@@ -568,6 +568,11 @@ SHOTS = (
                      "next*2 ok next*8 ok*2 next*2 ok next*4 ok"),
     # Space Days scoring: P1's Monday to Wednesday (Solar Probe, Space Elevator, Hospital Ship)
     ("space-days", "wait:3000 next*4 ok ok next*4 ok next*4 ok next*6 ok"),
+    # Let's Do Lunch against Hard, the device's dice (seeded by the simulator's clock), OK on
+    # everything: P1's turn with column 7 lit, Hard eating two, Hard winning game 3
+    ("lets-do-lunch-turn", "wait:3000 next ok ok " + "ok wait:1500 " * 26 + "wait:2000"),
+    ("lets-do-lunch-capture", "wait:3000 next ok ok " + "ok wait:1500 " * 27 + "wait:2000"),
+    ("lets-do-lunch-score", "wait:3000 next ok ok " + "ok wait:1500 " * 82 + "wait:2000"),
 )
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
 
