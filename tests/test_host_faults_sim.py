@@ -127,7 +127,7 @@ def test_headless_run_stops_on_sigterm_and_ctrl_c(tmp_path, signum):
             proc.kill()
             proc.wait()
     assert proc.returncode == 128 + signum, err
-    assert took < 5 and "Traceback" not in err
+    assert took < 10 and "Traceback" not in err  # at the next idle: well under a second here
     assert "stopped by" in err and "is complete" in err
     assert len(nvm.read_bytes()) == sim_hw.NVM_SIZE
     assert not list(tmp_path.glob("*.tmp"))
