@@ -4,7 +4,7 @@ at the menu with the saved game intact. The watchdog resets a hung app."""
 
 from .app import App
 from .core.buttons import ticks_diff
-from .core.link import crash_payload
+from .core.records import crash_payload
 from .core.store import KIND_CRASH
 from .menu import start
 

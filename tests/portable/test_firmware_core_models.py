@@ -4,7 +4,7 @@ crash payload (the data link: test_link.py). Runs on CPython and on MicroPython 
 from _harness import raises
 from companion.core.appsettings import MAX_PLAYERS, AppSettings
 from companion.core.aqua_calc import CARDS, AquaCalc
-from companion.core.link import crash_payload
+from companion.core.records import crash_payload
 
 
 def test_settings_round_trip():

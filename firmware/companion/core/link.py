@@ -286,10 +286,3 @@ class LinkServer:
         if len(p) != n:
             raise ValueError("want {} bytes, got {}".format(n, len(p)))
         return _get32(p, 0)
-
-
-def crash_payload(exc_name, message, where):
-    """The payload of a crash record (kind 2): ``where|ExcName: message``, at most 96 bytes."""
-    text = "{}|{}: {}".format(where, exc_name, message)
-    raw = text.encode()
-    return raw[:96]

@@ -106,3 +106,10 @@ def open_envelope(kind, payload):
             raise ValueError("game envelope: a name is not text") from None
         at += 1 + payload[at]
     return unix, names, bytes(payload[at:])
+
+
+def crash_payload(exc_name, message, where):
+    """The payload of a crash record (kind 2): ``where|ExcName: message``, at most 96 bytes."""
+    text = "{}|{}: {}".format(where, exc_name, message)
+    raw = text.encode()
+    return raw[:96]
