@@ -770,7 +770,8 @@ def test_second_sync_interrupted_keeps_old_manifest(src, drive):
 
 def _unguarded_imports(source, module):
     """(dotted name, is_from) for each import not inside a try that catches ImportError
-    (``try: from typing import ...`` is allowed to fail on the device)."""
+    (``try: from typing import ...`` is allowed to fail on the device) nor under
+    ``if TYPE_CHECKING:`` (False on the device: those imports never run there)."""
     import ast
 
     def guarded(handlers):
@@ -784,6 +785,10 @@ def _unguarded_imports(source, module):
     out = []
 
     def visit(node, skip):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for child in node.orelse:  # the body is for the type checker only, never run
+                visit(child, skip)
+            return
         if isinstance(node, ast.Try):
             skip_body = skip or guarded(node.handlers)
             for child in node.body:
