@@ -66,7 +66,20 @@ def find_drive(path=None, roots=None, ask=None):
 def drive_settings(drive):
     """The drive's settings.toml as bytes (None when there is none): the user's lines are
     kept byte for byte, whatever their encoding."""
-    return sync.read_file(os.path.join(drive.path, fileset.SETTINGS), 256 * 1024)
+    path = os.path.join(drive.path, fileset.SETTINGS)
+    try:
+        return sync.read_file(path, SETTINGS_LIMIT)
+    except LunchboxError as e:
+        if "KiB" not in str(e):
+            raise
+        raise LunchboxError(
+            "{} is over {} KiB; sync merges its lines and will not guess with one that "
+            "big".format(path, SETTINGS_LIMIT // 1024),
+            hint="settings.toml holds a few lines of settings: copy yours somewhere safe, "
+                 "make it small again, then sync") from None
+
+
+SETTINGS_LIMIT = 256 * 1024
 
 
 def settings_value(text, key):
