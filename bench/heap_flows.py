@@ -27,7 +27,7 @@ of a game (its summary and record), and a resume after ``reset``.
 """
 
 # Aqua Brunch keys: into the calculator, then three predators (walrus = 5 steps on)
-_AQUA = "next next ok"
+_AQUA = "next next ok next ok"  # Aqua Brunch, then Strength in its list
 _THREE = "ok next*5 ok next*5 ok next*5 ok"
 
 FLOWS = [
@@ -95,6 +95,108 @@ FLOWS = [
             ("main menu", "", "MainMenu"),
             ("board", "next ok ok", "PlayScreen"),
             ("a few turns", "ok wait:2000 " * 8, "PlayScreen"),
+        ],
+    },
+]
+
+
+# Issue 15, the table scoreboards (docs/scoring.md). Keys worked out with tests/scorekeys.py
+# from seeded entries: a 7-player Aqua Brunch round, a whole 3-player game, a 5-player race
+# to 21 with a serve check in it, a 5-player Space Days scoring with "Can I play here?".
+_SB_AQ7 = (
+    'ok*2 prev ok prev*2 ok*2 prev*2 ok next ok next*2 ok next*3 ok next*3 ok next*2 ok prev*3 ok '
+    'next*2 ok prev ok prev*4 ok next*2 ok prev*3 ok prev*3 ok next ok prev*3 ok next*3 ok prev*3 '
+    'ok*2 next*3 ok*2 prev ok next*3 ok next ok prev ok prev*2 ok prev*3 ok next*2 ok*2'
+)
+_SB_AQ3 = [  # the six rounds (OK closes each result)
+    'prev*2 ok prev*4 ok prev ok next*4 ok*2 prev*3 ok prev*3 '
+    'ok prev*3 ok prev*2 ok next*2 ok prev ok prev*3 ok',
+    'prev*4 ok prev ok*2 next*4 ok next*3 ok next*2 ok prev*3 '
+    'ok next*4 ok next*3 ok prev*4 ok prev*2 ok next ok',
+    'prev ok*2 prev*4 ok next*3 ok prev*4 ok prev ok next ok*2 next ok prev*3 ok next*2 ok*2',
+    'next*3 ok*2 prev*4 ok next ok prev ok prev ok prev*2 '
+    'ok next*3 ok next*3 ok prev*3 ok next ok next ok',
+    'prev ok prev*3 ok*3 next ok prev*3 ok next*3 ok next ok prev*2 ok*2 next ok next*2 ok',
+    'prev*4 ok*2 prev*4 ok next ok next*2 ok next ok prev*3 '
+    'ok next ok prev*3 ok next ok prev*2 ok next ok',
+]
+_SB_RACE5 = (
+    'next*2 ok next*3 ok next*2 ok next*8 ok*3 next*2 ok next*3 ok next*2 ok next*5 ok next*2 ok '
+    'next ok next ok*2 prev ok prev ok prev ok next ok next*2 ok next*3 ok next ok*2 prev ok prev '
+    'ok*2 next ok next*2 ok next*5 ok next*2 ok next*8 ok next*2 ok next*4 ok*2 next ok*2 prev ok '
+    'prev ok*2 next ok*2 next*2 ok next*5 ok*5 next*2 ok next*3 ok next*2 ok next*2 ok next*2 ok '
+    'next ok*5 next*2 ok next*8 ok*3 next*2 ok next*5 ok'
+)
+_SB_CHECK = (
+    'ok next*3 ok*2 next ok*2 next ok*3 next*3 ok next long:back next ok'
+)
+_SB_BEST = (
+    'ok next ok next*2 ok*2 next*2 ok next ok next*2 ok next*3 ok next ok next*2 ok next ok*3 '
+    'next ok*2 next*3 ok next ok next*4 ok prev*2 ok prev ok'
+)
+_SB_DAYS_A = (
+    'prev ok next*5 ok next ok next*4 ok next*5 ok next*2 ok next ok*2 prev*6 ok*2 next*5 ok '
+    'next*6 ok prev ok next*2 ok*3 prev*6 ok'
+)
+_SB_DAYS_CAN = (
+    'prev*4 ok*2 next*13 ok*2 next*3 ok'
+)
+_SB_DAYS_B = (
+    'next*5 ok next ok next*4 ok next ok next*4 ok next*2 ok next*4 ok next*4 ok next*3 ok next*2 '
+    'ok*2 next*3 ok next ok next*3 ok next*5 ok next*4 ok next*6 ok next*5 ok'
+)
+_SB_OVER = ("issue #15: a scoreboard's code (rules, protocol, GameScreen, list: ~45 KB "
+            "kept) over the 113 KB app; docs/scoring.md, Heap")
+
+FLOWS += [
+    {
+        "flow": "aqua scoreboard",
+        "known_over": _SB_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("aqua list", "next next ok", "Chooser"),
+            ("7 players", "ok next*3 ok", "AquaScoreScreen"),
+            ("round 1 result", _SB_AQ7, "AquaScoreScreen"),
+            ("scores", "ok ok ok ok prev ok", "AquaScoreScreen"),
+            ("aqua cards", "back prev prev ok", "AquaScoreScreen"),
+            ("undo", "long:back", "AquaScoreScreen"),
+            ("resume prompt", "reset", "ConfirmDialog"),
+            ("resumed", "ok", "AquaScoreScreen"),
+        ],
+    },
+    {
+        "flow": "aqua game end, pass advisor",
+        "known_over": _SB_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("3 players", "next next ok ok prev ok", "AquaScoreScreen"),
+            ("round 5 result", " ok ".join(_SB_AQ3[:5]), "AquaScoreScreen"),
+            ("game over", "ok " + _SB_AQ3[5], "ConfirmDialog"),
+            ("pass advisor", "next ok ok next next ok", "Counter"),
+            ("advice", "ok ok ok prev*5 ok prev*5 ok", "LinesScreen"),
+        ],
+    },
+    {
+        "flow": "space battle race",
+        "known_over": _SB_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("5 players", "next*3 ok ok next*3 ok", "RaceScreen"),
+            ("serve check", "next ok " + _SB_CHECK, "Number"),
+            ("score it", "ok", "Chooser"),
+            ("race over", "ok " + _SB_RACE5, "ConfirmDialog"),
+            ("best serve", "next ok ok next next ok " + _SB_BEST, "LinesScreen"),
+        ],
+    },
+    {
+        "flow": "space days scoring",
+        "known_over": _SB_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("5 players", "next*4 ok next*3 ok", "DaysScreen"),
+            ("17 days in", _SB_DAYS_A, "DaysScreen"),
+            ("can I play here", _SB_DAYS_CAN, "MessageScreen"),
+            ("scored", "ok " + _SB_DAYS_B, "ConfirmDialog"),
         ],
     },
 ]
