@@ -144,3 +144,44 @@ def test_the_temporary_folder_is_removed(tmp_path):
     with pytest.raises(LunchboxError):
         mpycross.compile_files(tool, {"companion/b.py": b"SYNTAX ERROR\n"}, workdir=str(work))
     assert list(work.iterdir()) == []
+
+
+def test_sync_ships_mpy_with_mpy_cross_and_py_again_without(tmp_path):
+    """`lunchbox sync --mpy-cross PATH` onto a folder standing in for CIRCUITPY: every module
+    but boot.py and code.py arrives as .mpy and its .py goes; a later plain sync puts the .py
+    back and removes the .mpy files it had shipped."""
+    import io
+
+    from lunchbox import drives, sync_command
+
+    d = tmp_path / "CIRCUITPY"
+    d.mkdir()
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 10.0.3 on 2025-09-18; Raspberry Pi "
+                                    "Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    drive = drives.Drive(d)
+    quiet = {"out": io.StringIO(), "err": io.StringIO()}
+    sync_command.sync_once(drive, "pico-display-pack", mpy_cross=fake(tmp_path), **quiet)
+    names = sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
+    assert "boot.py" in names and "code.py" in names
+    assert "companion/app.mpy" in names and "companion/app.py" not in names
+    assert "lib/neopixel.mpy" in names and "lib/neopixel.py" not in names
+    assert (d / "companion" / "app.mpy").read_bytes()[:1] == b"C"
+    sync_command.sync_once(drive, None, **quiet)
+    names = sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
+    assert "companion/app.py" in names and not [n for n in names if n.endswith(".mpy")]
+
+
+def test_sync_refuses_an_mpy_cross_of_another_major_version(tmp_path):
+    import io
+
+    from lunchbox import drives, sync_command
+    from lunchbox.errors import LunchboxError
+
+    d = tmp_path / "CIRCUITPY"
+    d.mkdir()
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi "
+                                    "Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    with pytest.raises(LunchboxError, match="do not load on another"):
+        sync_command.sync_once(drives.Drive(d), "pico-display-pack", mpy_cross=fake(tmp_path),
+                               out=io.StringIO(), err=io.StringIO())
+    assert sorted(p.name for p in d.iterdir()) == ["boot_out.txt"]  # nothing written

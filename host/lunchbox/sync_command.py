@@ -4,7 +4,7 @@ is in drives, fileset and sync)."""
 import os
 import sys
 
-from . import __version__, drives, fileset, profiles, sync
+from . import __version__, drives, fileset, mpycross, profiles, sync
 from .errors import LunchboxError
 from .progress import Bar
 
@@ -16,6 +16,9 @@ def register(parser):
                              "the drive); one of: " + ", ".join(profiles.list_profiles()))
     parser.add_argument("--dry-run", action="store_true",
                         help="list what would be written, replaced and removed; write nothing")
+    parser.add_argument("--mpy-cross", metavar="PATH",
+                        help="compile the firmware and libraries to .mpy with this CircuitPython "
+                             "mpy-cross (its major version must be the board's); default: .py")
     parser.add_argument("--watch", action="store_true",
                         help="stay running and resync on every change in the checkout")
 
@@ -152,8 +155,9 @@ def board_warnings(profile, boot):
     return warnings
 
 
-def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
-    """Everything sync needs: (boot, profile, files, meta, warnings)."""
+def prepare(drive, profile_name=None, root=fileset.REPO_ROOT, mpy_cross=None):
+    """Everything sync needs: (boot, profile, files, meta, warnings). With ``mpy_cross`` (a
+    path) every module but boot.py and code.py ships compiled to .mpy."""
     boot = drives.read_boot_out(drive)
     drives.check_supported(boot)
     sync.read_manifest(drive.path)  # an untrusted manifest stops here, before the file set
@@ -162,9 +166,13 @@ def prepare(drive, profile_name=None, root=fileset.REPO_ROOT):
     existing = drive_settings(drive)
     settings = fileset.merge_settings(existing or b"", rendered)
     files = fileset.build(profile, settings, root=root)
+    libs = fileset.library_versions(files) or None  # read from the .py sources
+    if mpy_cross:
+        tool = mpycross.find(mpy_cross)
+        mpycross.check_version(tool, boot.version)
+        files = mpycross.compile_files(tool, files)  # the manifest then drops the old .py
     meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
-            "tool": "lunchbox " + __version__,
-            "libs": fileset.library_versions(files) or None}
+            "tool": "lunchbox " + __version__, "libs": libs}
     warnings = board_warnings(profile, boot)
     problem = fileset.settings_problem(existing or b"")
     if problem:
@@ -217,10 +225,10 @@ def summary(p, dry_run=False):
 
 
 def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
-              root=fileset.REPO_ROOT, hook=None):
+              root=fileset.REPO_ROOT, hook=None, mpy_cross=None):
     out = out or sys.stdout
     err = err or sys.stderr
-    boot, profile, files, meta, warnings = prepare(drive, profile_name, root)
+    boot, profile, files, meta, warnings = prepare(drive, profile_name, root, mpy_cross)
     for w in warnings:
         err.write("warning: {}\n".format(w))
     out.write("{}: CircuitPython {} on {}, profile {}\n".format(
@@ -239,13 +247,13 @@ def run(args):
     ask = ask_drive if interactive() else None
     drive = find_drive(args.drive, ask=ask)
     if not args.watch:
-        sync_once(drive, args.profile, args.dry_run)
+        sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross)
         return 0
     profile_path = profiles.profile_path(args.profile) if args.profile else None
 
     def once():
         try:
-            sync_once(drive, args.profile, args.dry_run)
+            sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross)
         except LunchboxError as e:  # keep watching: the board may be resetting
             sys.stderr.write("lunchbox sync: {}\n".format(e))
             if e.hint:
