@@ -425,3 +425,21 @@ def test_a_cut_at_random_points_of_a_save_resumes_to_the_last_action_or_earlier(
             assert got in (old, new), (trial, len(old), len(got))
     finally:
         box.close()
+
+
+def test_strict_table_asks_about_the_last_man(profile):
+    """A strict table: the box asks whether the last man was announced; a forgotten one
+    passes that player's next turn (the Player answers "forgot" about half the time)."""
+    from companion.ldl_panel import ASK
+
+    box = Box(profile, dice_seed=31)
+    try:
+        setup(box, None, 3, False, strict=True, target=5)
+        p = Player(box, 2, seed=9, forget_every=2, check_layout=True)
+        p.play_match()
+        assert p.problems == []
+        assert ("PlayScreen", ASK) in p.modes
+        recs = record_games(box)
+        assert recs and all(g.params[:2] == (5, 1) for g in recs)
+    finally:
+        box.close()
