@@ -232,6 +232,25 @@ def test_undo_in_the_middle_of_each_input(profile):
     assert records and records[-1].endswith(games.record(p.game))
 
 
+def test_the_end_new_game_menu_and_undo(profile, tmp_path):
+    p = plan(3, 33)
+    end = " ".join(p.words)
+    sim = run(profile, end)
+    t = sim.texts()
+    assert t[0] in ("You win!", "Automa wins") and sim.app().top.game.is_terminal()
+    assert any("OK: new" in x for x in t)
+    assert sim.layout_problems() == []
+    assert type(run(profile, end + " ok").app().top).__name__ == "SetupScreen"
+    assert type(run(profile, end + " back").app().top).__name__ == "MainMenu"
+    # undo from the end: the last action taken back, the game saved again
+    nvm = str(tmp_path / "nvm.bin")
+    sim = run(profile, end + " long:back", nvm)
+    assert sim.app().top.game.actions() == p.game.actions()[:-1]
+    from companion.core.store import Store
+
+    assert Store(sim.nvm).load_game() is not None
+
+
 def test_nothing_to_undo_at_the_start(profile):
     sim = run(profile, "wait:3000 ok ok long:back")
     assert "Nothing to undo" in " ".join(sim.texts())

@@ -70,8 +70,7 @@ class DuelScreen(SpaceLunchScreen):
         names = self.names()
         cursor = -1
         if e.is_over():
-            head, why = self.result_lines()
-            title, line = head, why
+            title, line = self.end_lines()
         elif e.pending:
             cursor = e.pending[0]
             title, line = self.entry_lines()

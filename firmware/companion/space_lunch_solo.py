@@ -60,8 +60,9 @@ class SoloScreen(SpaceLunchScreen):
         if self.d.mono:
             return ("You {}/3 {}p".format(t, p), "Aut {}/{} {}t".format(ap, need, at),
                     "Deck{} C{}".format(deck, coupons))
-        return ("You {}/3".format(t), "triplets, {} pairs".format(p),
-                "Automa {}/{}".format(ap, need), "pairs, {} triplets".format(at),
+        return ("You {}/3".format(t), "triplets, {} pair{}".format(p, "" if p == 1 else "s"),
+                "Automa {}/{}".format(ap, need),
+                "pairs, {} triplet{}".format(at, "" if at == 1 else "s"),
                 "Deck {} Coupons {}".format(deck, coupons))
 
     def draw(self):
@@ -78,8 +79,7 @@ class SoloScreen(SpaceLunchScreen):
         cursor = -1
         title = ""
         if e.is_over():
-            title, line = V.result(e)
-            line = line[0].upper() + line[1:]
+            title, line = self.end_lines()
         elif e.pending:
             cursor = e.pending[0]
             title, line = self.entry_lines()

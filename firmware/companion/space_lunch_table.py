@@ -189,7 +189,28 @@ class SpaceLunchScreen(GameScreen):
             self.draw()
             self.changed()
 
+    def finished(self):
+        """The end, shown on the table itself (who won in the top line, why at the bottom):
+        a result screen on top would hold its widgets beside this one's at the moment the
+        heap is fullest. The record is kept and the save cleared as GameScreen does; OK is a
+        new game, Back the menu, a long Back still undoes."""
+        self.app.finish_game(self.game.to_bytes())
+        self.show()
+
+    def end_lines(self):
+        head, why = self.result_lines()
+        for more in ("  OK: new game", " OK: new", ""):
+            if len(why) + len(more) <= self.lay.cols:
+                return head, why + more
+        return head, why
+
     def on_game_button(self, button, kind):
+        if self.game.is_terminal():
+            if button == OK and kind != LONG:
+                self.restart()
+            elif button == BACK and kind != LONG:
+                self.app.home()
+            return
         if button == BACK and kind != LONG:
             if self.options is not None or self.coupon is not None:
                 self.back_out()
