@@ -231,6 +231,9 @@ class _Watchdog:
         pass
 watchdog = _Watchdog()
 nvm = None  # the bench sets a bytearray before the heap is measured (nvm is not heap)
+class _Cpu:
+    uid = bytearray(b"\\xe6\\x61\\x38\\x10\\x43\\x2b\\x61\\x2f")
+cpu = _Cpu()
 ''',
     "watchdog": "class WatchDogMode:\n    RAW = 0\n    RESET = 1\n",
     "supervisor": '''

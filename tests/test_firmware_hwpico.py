@@ -87,6 +87,7 @@ def fake_modules(monkeypatch, settings_text):
     keypad.Event = FakeEvent
     micro = types.ModuleType("microcontroller")
     micro.nvm = bytearray(b"\xff" * 4096)
+    micro.cpu = types.SimpleNamespace(uid=bytearray(b"\xe6\x61\x38\x10\x43\x2b\x61\x2f"))
 
     class WD:
         timeout = None
@@ -156,6 +157,7 @@ def test_display_pack_build(monkeypatch):
     assert d.kw["backlight_pin"].name == "GP20"
     assert d.auto_refresh is False and d.root_group is hw.display.root
     assert type(hw.display).__name__ == "ColorDisplay"
+    assert hw.uid == b"\xe6\x61\x38\x10\x43\x2b\x61\x2f"  # cpu.uid: the board id records carry
     pins, pressed_value, pull = calls["keys"]
     assert [p.name for p in pins] == ["GP12", "GP13", "GP14", "GP15"]
     assert pressed_value is False and pull is True  # buttons to GND, internal pull-ups

@@ -45,8 +45,8 @@ class NullWatchdog:
 
 class Hardware:
     def __init__(self, display, buttons, clock, nvm, profile, pixels=None, link=None,
-                 watchdog=None, idle=None):
-        # type: (Any, Any, Callable[[], int], ByteArray, dict, Optional[PixelBuf], Optional[Serial], Any, Optional[Callable[[], Any]]) -> None
+                 watchdog=None, idle=None, uid=b""):
+        # type: (Any, Any, Callable[[], int], ByteArray, dict, Optional[PixelBuf], Optional[Serial], Any, Optional[Callable[[], Any]], bytes) -> None
         self.display = display
         self.buttons = buttons
         self.clock = clock
@@ -56,6 +56,7 @@ class Hardware:
         self.link = link
         self.watchdog = watchdog if watchdog is not None else NullWatchdog()
         self._idle = idle
+        self.uid = uid  # the board's unique id (microcontroller.cpu.uid): records are keyed by it
 
     def idle(self):
         if self._idle is not None:

@@ -162,4 +162,5 @@ def build(getenv=None):
         link=link,
         watchdog=Watchdog(),
         idle=lambda: time.sleep(0.005),
+        uid=bytes(microcontroller.cpu.uid),
     )
