@@ -25,18 +25,6 @@ FOOD_NAMES = ("jellyfish", "fishbone", "lobster", "crab", "clownfish", "pufferfi
 MIN_PLAYERS = const(3)
 MAX_PLAYERS = const(7)
 
-# The game engine's rounds and phases (aqua_brunch_engine): saved in its state and read by
-# aqua_brunch_check too, so both take them from here.
-ROUNDS = const(6)
-DEAL = const(0)
-PASS = const(1)
-LUNCH = const(2)
-ASK = const(3)
-DRAW = const(4)
-FOOD = const(5)
-TAKE = const(6)
-OVER = const(7)
-
 # A shark's strength with 1, 2 or 3 sharks in hand.
 _SHARK = {"shark535": (5, 3, 5), "shark626": (6, 2, 6), "shark717": (7, 1, 7)}
 

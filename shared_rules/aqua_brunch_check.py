@@ -1,13 +1,15 @@
-"""Consistency check of an Aqua Brunch engine state (AquaBrunch.from_bytes runs it on every load).
+"""An Aqua Brunch engine state read back from its bytes (``from_bytes``, the reverse of
+``AquaBrunch.to_bytes``) and its consistency check (``check_state``, run on every load).
 
 Kept apart from the engine so the device, which restores games by replaying their records,
-never compiles it. It takes the phases from aqua_brunch, not from the engine (no import circle).
+never compiles it; it imports the engine, and the engine does not import it.
 """
 
-from shared_rules.aqua_brunch import (
+from shared_rules._codec import open_state
+from shared_rules.aqua_brunch import DECK_COUNTS, MAX_PLAYERS, MIN_PLAYERS
+from shared_rules.aqua_brunch_engine import (
     ASK,
     DEAL,
-    DECK_COUNTS,
     DRAW,
     FOOD,
     LUNCH,
@@ -15,6 +17,8 @@ from shared_rules.aqua_brunch import (
     PASS,
     ROUNDS,
     TAKE,
+    VERSION,
+    AquaBrunch,
 )
 
 _NONE = 255
@@ -30,6 +34,45 @@ def _bits(mask):
         n += mask & 1
         mask >>= 1
     return n
+
+
+def from_bytes(data):
+    """An engine from ``AquaBrunch.to_bytes()`` output; ValueError on anything corrupt,
+    inconsistent or of another version."""
+    open_state(data, "Aqua Brunch", VERSION, 4)
+    n = data[1]
+    if n < MIN_PLAYERS or n > MAX_PLAYERS:
+        raise ValueError("bad player count {} in Aqua Brunch state".format(n))
+    if len(data) != 27 + 14 * n:
+        raise ValueError("Aqua Brunch state has {} bytes, expected {}".format(
+            len(data), 27 + 14 * n))
+    g = AquaBrunch(n)
+    _load(g, data[:-2])
+    # Padding or ordering that to_bytes never writes.
+    if g.to_bytes() != bytes(data):
+        raise ValueError("Aqua Brunch state is not in canonical form")
+    return g
+
+
+def _load(g, data):
+    n = g.n
+    g.round, g.phase, g.dealt, g.lunch, g.ask = data[2:7]
+    g.aqua_left, g.take_pos = data[7], data[8]
+    g.deck = list(data[9:17])
+    g.discard = list(data[17:25])
+    pos = 25
+    for s in range(n):
+        r = data[pos:pos + 14]
+        g.hands[s] = [k for k in r[0:3] if k != _NONE]
+        g.passing[s], g.aqua[s], g.food[s], g.played[s] = r[3], r[4], r[5], r[6]
+        nt = r[7]
+        if nt > ROUNDS or any(t == _NONE for t in r[8:8 + nt]):
+            raise ValueError("bad collected cards for seat {}".format(s))
+        g.taken[s] = list(r[8:8 + nt])
+        if any(t != _NONE for t in r[8 + nt:14]):
+            raise ValueError("bad padding for seat {}".format(s))
+        pos += 14
+    check_state(g)
 
 
 def check_state(g):

@@ -3,9 +3,9 @@
 Screens, saves, records and undo go through the protocol class (aqua_brunch_game, via
 ``games.new("aqua_brunch", players)``), which turns each move into one int and keeps the log.
 This engine holds the current state: ``legal_actions()``, ``apply(action)`` (ValueError on an
-illegal action, state unchanged), ``is_over()``, ``scores()``, ``winners()``, and its own
-checked state bytes ``to_bytes()`` / ``AquaBrunch.from_bytes()`` (for tests and the consistency
-check, aqua_brunch_check). Its actions are small tuples:
+illegal action, state unchanged), ``is_over()``, ``scores()``, ``winners()``, and its state
+as bytes, ``to_bytes()`` (read back and checked by aqua_brunch_check, for the tests: the device
+never needs it). Its actions are small tuples:
 
 - chance (``current_player() == CHANCE``): ``("card", name)`` deals the next predator card
   (round-robin from seat 0, the third card of each player face down); ``("aqua", value)`` is
@@ -20,24 +20,15 @@ check, aqua_brunch_check). Its actions are small tuples:
   several colours: ``("take", colour)`` (colour = the seat that owned the food cards).
 """
 
-from shared_rules._codec import checksum, open_state
+from shared_rules._codec import checksum
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import (
     AQUA_VALUES,
-    ASK,
     CARDS,
-    DEAL,
     DECK_COUNTS,
-    DRAW,
-    FOOD,
     FOOD_VALUES,
-    LUNCH,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    OVER,
-    PASS,
-    ROUNDS,
-    TAKE,
     card_index,
     strength,
     take_order,
@@ -45,6 +36,17 @@ from shared_rules.aqua_brunch import (
 from shared_rules.protocol import CHANCE, TABLE, TERMINAL
 
 VERSION = const(1)
+ROUNDS = const(6)
+
+# Phases (stored in to_bytes, read by aqua_brunch_check).
+DEAL = const(0)
+PASS = const(1)
+LUNCH = const(2)
+ASK = const(3)
+DRAW = const(4)
+FOOD = const(5)
+TAKE = const(6)
+OVER = const(7)
 _NONE = const(255)
 _ALL_AQUA = const(15)
 _ALL_FOOD = const(127)
@@ -297,7 +299,7 @@ class AquaBrunch:
             self.phase = DEAL
             self._refill()
 
-    # ---- persistence -----------------------------------------------------------------------
+    # ---- the state as bytes (read back by aqua_brunch_check.from_bytes) ----------------------
 
     def to_bytes(self):
         n = self.n
@@ -314,46 +316,3 @@ class AquaBrunch:
             b += pad[:ROUNDS - len(t)]
         b = bytes(b)
         return b + checksum(b)
-
-    @classmethod
-    def from_bytes(cls, data):
-        """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
-        open_state(data, "Aqua Brunch", VERSION, 4)
-        n = data[1]
-        if n < MIN_PLAYERS or n > MAX_PLAYERS:
-            raise ValueError("bad player count {} in Aqua Brunch state".format(n))
-        if len(data) != 27 + 14 * n:
-            raise ValueError("Aqua Brunch state has {} bytes, expected {}".format(
-                len(data), 27 + 14 * n))
-        g = cls(n)
-        g._load(data[:-2])
-        # Padding or ordering that to_bytes never writes.
-        if g.to_bytes() != bytes(data):
-            raise ValueError("Aqua Brunch state is not in canonical form")
-        return g
-
-    def _load(self, data):
-        n = self.n
-        self.round, self.phase, self.dealt, self.lunch, self.ask = data[2:7]
-        self.aqua_left, self.take_pos = data[7], data[8]
-        self.deck = list(data[9:17])
-        self.discard = list(data[17:25])
-        pos = 25
-        for s in range(n):
-            r = data[pos:pos + 14]
-            self.hands[s] = [k for k in r[0:3] if k != _NONE]
-            self.passing[s], self.aqua[s], self.food[s], self.played[s] = r[3], r[4], r[5], r[6]
-            nt = r[7]
-            if nt > ROUNDS or any(t == _NONE for t in r[8:8 + nt]):
-                raise ValueError("bad collected cards for seat {}".format(s))
-            self.taken[s] = list(r[8:8 + nt])
-            if any(t != _NONE for t in r[8 + nt:14]):
-                raise ValueError("bad padding for seat {}".format(s))
-            pos += 14
-        self.check()
-
-    def check(self):
-        """Raise ValueError unless the state is consistent (used by from_bytes and tests)."""
-        from shared_rules.aqua_brunch_check import check_state
-
-        check_state(self)

@@ -1,10 +1,11 @@
-"""Loading and consistency checks for Space Battle Lunchtime engine states.
+"""A Space Battle Lunchtime engine state read back from its bytes (``from_bytes``, the reverse
+of ``SpaceBattle.to_bytes``) and its consistency check (``check_state``, run on every load).
 
 Kept apart from the engine so the device, which restores games by replaying their records,
-never compiles it. It takes the phases from space_battle_lunchtime, not from the engine (no
-import circle)."""
+never compiles it; it imports the engine, and the engine does not import it."""
 
-from shared_rules.space_battle_lunchtime import (
+from shared_rules._codec import open_state
+from shared_rules.space_battle_engine import (
     JSERVE,
     JUDGE,
     MAX_HELD,
@@ -14,6 +15,8 @@ from shared_rules.space_battle_lunchtime import (
     TAKE,
     TARGET,
     UPGRADE,
+    VERSION,
+    SpaceBattle,
 )
 
 _NPHASES = 7
@@ -27,6 +30,20 @@ def _byte(data, pos, top, what):
     if v > top and not (what == "favorite" and v == _NONE):
         raise ValueError("bad {} {} in Space Battle Lunchtime state".format(what, v))
     return v
+
+
+def from_bytes(data):
+    """An engine from ``SpaceBattle.to_bytes()`` output; ValueError on anything corrupt,
+    inconsistent or of another version."""
+    open_state(data, "Space Battle Lunchtime", VERSION, 9)
+    n = data[1]
+    if n < 2 or n > 5:
+        raise ValueError("bad player count {} in Space Battle Lunchtime state".format(n))
+    g = SpaceBattle(n, None)
+    load_state(g, data[:-2])
+    if g.to_bytes() != bytes(data):
+        raise ValueError("Space Battle Lunchtime state is not in canonical form")
+    return g
 
 
 def load_state(g, data):

@@ -6,8 +6,8 @@ table: a serve names its dish (requirement and points), a steal or take names th
 Seats are numbered clockwise from the start player. Screens, saves, records and undo go through
 the protocol class (space_battle_game, via ``games.new("space_battle", players)``), which turns
 each move into ints (a serve into a sequence of them) and keeps the log; this engine holds the
-current state and its own checked state bytes (``to_bytes()`` / ``SpaceBattle.from_bytes()``,
-for tests and the consistency check, space_battle_check). Its actions are tuples:
+current state, and its state as bytes, ``to_bytes()`` (read back and checked by
+space_battle_check, for the tests: the device never needs it). Its actions are tuples:
 
 - setup (``current_player() == CHANCE``): ``("deal", flavor, qty)``, two starting cards each,
   dealt round-robin from seat 0.
@@ -27,21 +27,11 @@ for tests and the consistency check, space_battle_check). Its actions are tuples
 - the end of the turn: ``("discard", flavor, qty)`` while over 7 cards, then ``("end",)``.
 """
 
-from shared_rules._codec import checksum, open_state
+from shared_rules._codec import checksum
 from shared_rules._compat import const
 from shared_rules.protocol import CHANCE, TERMINAL
 from shared_rules.space_battle_lunchtime import (
-    JSERVE,
-    JUDGE,
     MAX_HAND,
-    MAX_HELD,
-    MAX_PILE,
-    OVER,
-    SETUP,
-    TAKE,
-    TARGET,
-    TURN,
-    UPGRADE,
     _level,
     best_serve,
     card_code,
@@ -52,6 +42,20 @@ from shared_rules.space_battle_lunchtime import (
 )
 
 VERSION = const(1)
+TARGET = const(21)
+# Cards held mid-turn: 7, a buy with a 3-quantity card (one out, three in: 9), a spatula
+# steal (10). best_serve's limit is the same.
+MAX_HELD = const(10)
+MAX_PILE = const(40)  # there are 40 dish cards
+
+# Phases (stored in to_bytes, read by space_battle_check).
+SETUP = const(0)
+TURN = const(1)
+TAKE = const(2)  # taking cards from the larder (a buy, or a judge's steal)
+JUDGE = const(3)  # choosing a judge reward
+JSERVE = const(4)  # the judge's "serve a dish": serve now or skip
+UPGRADE = const(5)
+OVER = const(6)
 _NONE = const(255)
 _REWARDS = ("steal", "serve", "upgrade", "other")
 
@@ -312,7 +316,7 @@ class SpaceBattle:
         if self.cur == 0 and (max(self.scores()) >= TARGET or self.served() >= MAX_PILE):
             self.phase = OVER
 
-    # ---- persistence -----------------------------------------------------------------------
+    # ---- the state as bytes (read back by space_battle_check.from_bytes) ---------------------
 
     def to_bytes(self):
         flags = (1 if self.acted else 0) | (2 if self.flipped else 0) | (4 if self.may_flip
@@ -327,28 +331,3 @@ class SpaceBattle:
                 b += d
         b = bytes(b)
         return b + checksum(b)
-
-    @classmethod
-    def from_bytes(cls, data):
-        """Rebuild a state; ValueError on anything corrupt, inconsistent or of another version."""
-        open_state(data, "Space Battle Lunchtime", VERSION, 9)
-        n = data[1]
-        if n < 2 or n > 5:
-            raise ValueError("bad player count {} in Space Battle Lunchtime state".format(n))
-        g = cls(n, None)
-        g._load(data[:-2])
-        if g.to_bytes() != bytes(data):
-            raise ValueError("Space Battle Lunchtime state is not in canonical form")
-        return g
-
-    def _load(self, data):
-        from shared_rules.space_battle_check import load_state
-
-        load_state(self, data)
-
-    def check(self):
-        """Raise ValueError unless the state is consistent (from_bytes runs it)."""
-        from shared_rules.space_battle_check import check_state
-
-        check_state(self)
-

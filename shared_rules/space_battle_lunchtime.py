@@ -16,21 +16,6 @@ MAX_POINTS = const(99)
 JUDGES = const(3)
 DISPLAY = const(4)
 
-# The score race engine's limits and phases (space_battle_engine): saved in its state and read
-# by space_battle_check too, so both take them from here.
-TARGET = const(21)
-# Cards held mid-turn: 7, a buy with a 3-quantity card (one out, three in: 9), a spatula
-# steal (10). best_serve's limit is the same.
-MAX_HELD = const(10)
-MAX_PILE = const(40)  # there are 40 dish cards
-SETUP = const(0)
-TURN = const(1)
-TAKE = const(2)  # taking cards from the larder (a buy, or a judge's steal)
-JUDGE = const(3)  # choosing a judge reward
-JSERVE = const(4)  # the judge's "serve a dish": serve now or skip
-UPGRADE = const(5)
-OVER = const(6)
-
 
 def flavor_index(name):
     for i in range(len(FLAVORS)):

@@ -5,8 +5,9 @@ import pytest
 from shared_rules._codec import checksum
 
 
-def flip_every_byte(cls, states, deltas):
-    """Change each byte of each saved state by each delta. Every flip must fail the checksum;
+def flip_every_byte(load, check, states, deltas):
+    """Change each byte of each saved state by each delta (``load`` reads a state, ``check`` is
+    the engine's consistency check). Every flip must fail the checksum;
     the same flip resealed with a valid checksum must be rejected by the consistency checks or
     load as a consistent, playable state. Returns (rejected, accepted) resealed flips."""
     rejected = accepted = 0
@@ -16,16 +17,16 @@ def flip_every_byte(cls, states, deltas):
                 bad = bytearray(data)
                 bad[i] = (bad[i] + delta) % 256
                 with pytest.raises(ValueError):  # the checksum catches every single flip
-                    cls.from_bytes(bytes(bad))
+                    load(bytes(bad))
                 if i >= len(data) - 2:
                     continue
                 body = bytes(bad[:-2])
                 try:
-                    h = cls.from_bytes(body + checksum(body))
+                    h = load(body + checksum(body))
                 except ValueError:
                     rejected += 1
                     continue
                 accepted += 1
-                h.check()
+                check(h)
                 h.legal_actions()
     return rejected, accepted

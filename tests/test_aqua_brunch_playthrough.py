@@ -7,6 +7,7 @@ import pytest
 from savefuzz import flip_every_byte
 from shared_rules._compat import Rng
 from shared_rules.aqua_brunch import DECK_COUNTS, divide_catch, strength
+from shared_rules.aqua_brunch_check import check_state, from_bytes
 from shared_rules.aqua_brunch_engine import (
     ASK,
     CHANCE,
@@ -33,7 +34,7 @@ def _random_action(g, rng):
 
 
 def _invariants(g):
-    # (g.check() runs inside from_bytes at every step)
+    # (check_state runs inside from_bytes at every step)
     # every predator is somewhere
     total = sum(g.deck) + sum(g.discard) + sum(len(h) for h in g.hands)
     total += sum(1 for p in g.passing if p != 255)
@@ -56,11 +57,11 @@ def play(seed, players, check_every=True):
             # the lighter mode still checks every step: invariants, and a round trip (from_bytes
             # raises unless the state re-encodes to exactly the same bytes)
             _invariants(g)
-            AquaBrunch.from_bytes(g.to_bytes())
+            from_bytes(g.to_bytes())
         if check_every:
             _invariants(g)
             data = g.to_bytes()
-            h = AquaBrunch.from_bytes(data)
+            h = from_bytes(data)
             assert h.to_bytes() == data
             assert h.legal_actions() == g.legal_actions()
             assert h.current_player() == g.current_player()
@@ -268,12 +269,12 @@ def test_corrupt_bytes_are_rejected():
         if rng.randbelow(5) == 0:
             states.append(g.to_bytes())
     states.append(g.to_bytes())
-    rejected, accepted = flip_every_byte(AquaBrunch, states, (1, 128, 254))
+    rejected, accepted = flip_every_byte(from_bytes, check_state, states, (1, 128, 254))
     assert rejected > 20 * accepted
     for bad in (b"", b"\x01", b"\x02\x03", b"\x01\x03" + bytes(10), "text", None,
                 states[0] + b"\x00", states[0][:-1]):
         with pytest.raises(ValueError):
-            AquaBrunch.from_bytes(bad)
+            from_bytes(bad)
 
 
 def test_strengths_use_the_calculator():

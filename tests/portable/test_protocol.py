@@ -56,13 +56,21 @@ def _engine_bytes(e):
     return e.to_bytes()
 
 
-def _engine_check(e):
-    e.check()
+def _aqua_brunch_check(e):
+    from shared_rules.aqua_brunch_check import check_state
+
+    check_state(e)
+
+
+def _space_battle_check(e):
+    from shared_rules.space_battle_check import check_state
+
+    check_state(e)
 
 
 STATE = {"space_lunch": _space_lunch_state, "lets_do_lunch": _engine_bytes,
          "aqua_brunch": _engine_bytes, "space_battle": _engine_bytes, "space_days": _engine_bytes}
-CHECK = {"aqua_brunch": _engine_check, "space_battle": _engine_check}
+CHECK = {"aqua_brunch": _aqua_brunch_check, "space_battle": _space_battle_check}
 
 
 def snap(g):
