@@ -63,7 +63,7 @@ class AquaScoreScreen(TallyScreen):
                                for s in range(g.n)])
         if mode == "aqua":
             return self._aqua_view(nm)
-        rnd = "R{}/{}".format(g.round + 1, ROUNDS)
+        rnd = "R{}".format(g.round + 1)  # short: a long name must fit beside it
         if g.state == ASK_LUNCH:
             st = g.strengths()
             rows = [(nm[s], "{} {}".format(st[s], FOOD_VALUES[g.food[s]]), LUNCH + s)
@@ -90,7 +90,7 @@ class AquaScoreScreen(TallyScreen):
                 rows.append(("Aqua cards", "none", self._aqua))
             start = 0
             title = "{} food".format(nm[s])
-            rnd = "str {}".format(g.strengths()[s])
+            rnd = str(g.strengths()[s])  # the strength so far
         return title, rnd, rows + [self._scores_row()], start
 
     def _aqua_view(self, nm):
@@ -106,7 +106,7 @@ class AquaScoreScreen(TallyScreen):
             if not taken >> i & 1:
                 rows.append(("Aqua {}".format(AQUA_VALUES[i]),
                              "[x]" if self.ticks >> i & 1 else "[ ]", self._tick(i)))
-        return "{} aqua".format(nm[g.seat]), "str {}".format(base), rows, 1
+        return "{} aqua".format(nm[g.seat]), str(base), rows, 1
 
     def _tick(self, i):
         def flip():

@@ -144,10 +144,10 @@ class RaceScreen(TallyScreen):
         if g.is_terminal():
             return "Race over", "", [self._scores_row()], 0
         s = g.turn
-        status = "{} pts".format(g.points[s])
+        status = str(g.points[s])  # short: a long name must fit beside it
         title = "{}'s turn".format(nm[s])
         if g.leader_reached():
-            title = "{} last turn".format(nm[s])  # someone has 21: the round is played out
+            title = "{}'s last".format(nm[s])  # someone has 21: the round is played out
         rows = [("End turn" if g.mid else "No serve", "", 0),
                 ("Serve check", "", self._serve),
                 ("Points", "", self._points),

@@ -102,14 +102,20 @@ class TallyScreen(GameScreen):
         return title, status, rows, 0
 
     def result_lines(self):
-        """Two lines (the end screen has room for two): who won, and how when the top score
-        was tied; the scores in seat order."""
+        """Two lines, each within the screen's width (the end dialog has room for two): who
+        won, and their points (and the tie-break when the top score was tied). Every score
+        stays on the list under the dialog (Back shows it)."""
         g = self.game
         nm = self.names()
         w = g.winners()
         sc = g.scores()
-        who = " and ".join([nm[s] for s in w])
-        head = "{} {}".format(who, "win" if len(w) > 1 else "wins")
+        if len(w) == 1:
+            head = nm[w[0]] + " wins"
+        else:
+            head = " & ".join([nm[s] for s in w]) + " win"
+        if len(head) > self.d.cols:
+            head = "{} share the win".format(len(w))
+        tail = "{} pts".format(sc[w[0]])
         if len(w) == 1 and sc.count(sc[w[0]]) > 1:
-            head += " " + self.tie_words
-        return [head, "Scores: " + " ".join([str(x) for x in sc])]
+            tail += " " + self.tie_words
+        return [head, tail]
