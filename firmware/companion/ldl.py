@@ -8,7 +8,8 @@ or the players, who type them in). "Start" is selected first: the usual match is
 # a game imported when another game opens, so nothing may be imported later, on first use.
 # The biggest compiles come first, while the most heap is free: the AI, the match engine.
 import shared_rules.lets_do_lunch_ai  # noqa: F401 - the computer opponent (ldl_moves)
-import shared_rules.lets_do_lunch_match  # noqa: F401 - the rules' own game imports it later
+import shared_rules.lets_do_lunch_game  # noqa: F401 - games.new imports it on first use
+import shared_rules.lets_do_lunch_match  # noqa: F401 - and it the match, when a game starts
 from shared_rules import games
 from shared_rules._compat import Rng
 
