@@ -410,7 +410,7 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     assert sim.texts()[:2] == ["Strength", "18"]
     assert "fake_days" not in sys.modules and "fake_days_rules" not in sys.modules
     assert "companion.aqua" in sys.modules and "shared_rules._compat" in sys.modules
-    assert menu._loaded[0] == "aqua_brunch"
+    assert menu._loaded[0] == "aqua_calc"  # the calculator, opened from the Aqua Brunch list
 
 
 def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):

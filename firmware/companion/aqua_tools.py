@@ -8,13 +8,19 @@ I could pass, the expected strength after receiving an unknown card
 
 from shared_rules.aqua_brunch import CARDS, LABELS, pass_advice
 
-# Imported with this module, so the menu notes them as this game's (it unloads what opening a
-# game imported when another opens): the calculator; the scoreboard opens through the menu.
-from . import aqua
 from .pickers import Chooser, Counter, LinesScreen, saved, tenths
 
 WALRUS = 4
 SCORE_ID = "aqua_score"
+CALC_ID = "aqua_calc"  # menu.SCOREBOARDS: the calculator opened from this list
+
+
+def open_game(app, game_id, payload=None):
+    """Open the scoreboard or the calculator through the menu, so their modules are noted as
+    theirs (and unloaded when another game opens) and this list's are unloaded."""
+    from .menu import open_game as menu_open
+
+    menu_open(app, game_id, payload)
 
 
 def _is_scoreboard(payload):
@@ -31,12 +37,7 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     list closes when it opens something: a screen left under it would cost a Pico its widgets
     (13-16 KB)."""
     if payload is not None:  # resuming: the calculator's hand or the scoreboard's record
-        if _is_scoreboard(payload):
-            from .menu import open_game
-
-            open_game(app, SCORE_ID, payload)
-        else:
-            aqua.open(app, payload)
+        open_game(app, SCORE_ID if _is_scoreboard(payload) else CALC_ID, payload)
         return
     kept = saved(app, SCORE_ID)
     rows = ["Resume scores" if kept else "Scoreboard", "Strength", "Pass advisor"]
@@ -45,13 +46,9 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
     def chosen(i):
         if i == 0 or i == 3:
-            # through the menu, so the scoreboard's modules are noted for unloading (and these
-            # unloaded); b"" asks for a new one
-            from .menu import open_game
-
-            open_game(app, SCORE_ID, kept if i == 0 else b"")
+            open_game(app, SCORE_ID, kept if i == 0 else b"")  # b"": a new one
         elif i == 1:
-            aqua.open(app, None)
+            open_game(app, CALC_ID)
         else:
             advisor(app)
 

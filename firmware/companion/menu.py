@@ -13,9 +13,11 @@ GAMES = (
     ("space_days", "Space Days", "Space Days", "companion.days_screens"),
 )
 # The table scoreboards (docs/scoring.md) save and record under their own ids; a saved one
-# opens with its module, named as its game: (id, its game's row, module).
+# opens with its module, named as its game: (id, its game's row, module). "aqua_calc" opens the
+# strength calculator from the Aqua Brunch list (it saves as "aqua_brunch").
 SCOREBOARDS = (
     ("aqua_score", "aqua_brunch", "companion.aqua_score"),
+    ("aqua_calc", "aqua_brunch", "companion.aqua"),
     ("battle_race", "space_battle", "companion.battle_screens"),
     ("days_score", "space_days", "companion.days_screens"),
 )
