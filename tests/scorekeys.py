@@ -36,7 +36,8 @@ def aqua_keys(g, action):
         return move(legal.index(g.likely_card()), legal.index(action), len(legal) + 1) + ["ok"]
     left = g.foods_left(g.seat)
     rows = [FOOD + i for i in FOOD_ORDER if i in left]
-    n = len(rows) + (2 if g.aqua[g.seat] < 0 else 1)  # the foods, Aqua cards, Scores
+    aqua_row = g.aqua[g.seat] < 0 and g.aqua_taken() != 15
+    n = len(rows) + (2 if aqua_row else 1)  # the foods, Aqua cards (when any is free), Scores
     if action >= FOOD:
         return move(0, rows.index(action), n) + ["ok"]
     words = move(0, len(rows), n) + ["ok"]  # "Aqua cards": the tick list, on its first card

@@ -216,3 +216,12 @@ def test_undo_from_a_round_result_takes_back_the_last_entry(profile):
     sim = run(profile, TO_AQUA + players(3) + " ".join(words) + " long:back")
     t = sim.texts()
     assert t[:2] == ["P3 food", "18"] and "Undone" in " ".join(t)
+
+
+def test_pass_advisor_refuses_more_copies_than_the_deck(profile):
+    # three orca 8s in hand and two seen: the deck has four
+    hand = "prev*4 ok ok ok next*4 prev*5 ok"  # Orca 8 (four up from Walrus) three times, Done
+    seen = "prev*4 ok ok next*4 prev*5 ok"
+    t = run(profile, TO_AQUA + "next*2 ok " + hand + " " + seen).texts()
+    assert t[0] == "Seen cards" and "More of a card than the deck has" in " ".join(t)
+    assert "2" in t  # the seen cards entered are kept

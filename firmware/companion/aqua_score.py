@@ -86,7 +86,7 @@ class AquaScoreScreen(TallyScreen):
             left = g.foods_left(s)
             rows = [("{} {}".format(FOOD_NAMES[i], FOOD_VALUES[i]), "", FOOD + i)
                     for i in _FOOD_ORDER if i in left]
-            if g.aqua[s] < 0:
+            if g.aqua[s] < 0 and g.aqua_taken() != 15:  # some aqua card is still free
                 rows.append(("Aqua cards", "none", self._aqua))
             start = 0
             title = "{} food".format(nm[s])

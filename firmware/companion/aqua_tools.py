@@ -68,14 +68,19 @@ def advisor(app):
             app.notify("Pick exactly 3 cards ({} now)".format(sum(counts)))
             app.push(Counter(app, "My 3 cards", LABELS, counts, 3, hand_done, _n, WALRUS))
             return
-        app.push(Counter(app, "Seen cards", LABELS, (0,) * 8, 9,
-                         lambda seen: show(_cards(counts), _cards(seen)), _n, WALRUS))
+        seen_cards(counts, (0,) * 8)
 
-    def show(hand, seen):
+    def seen_cards(counts, seen):
+        app.push(Counter(app, "Seen cards", LABELS, seen, 9,
+                         lambda seen: show(counts, seen), _n, WALRUS))
+
+    def show(counts, seen):
+        hand = _cards(counts)
         try:
-            advice = pass_advice(hand, seen)
-        except ValueError as e:  # more copies than the deck holds
-            app.notify(str(e))
+            advice = pass_advice(hand, _cards(seen))
+        except ValueError:  # more copies than the deck holds: back to the seen cards
+            app.notify("More of a card than the deck has")
+            seen_cards(counts, seen)
             return
         advice = sorted(advice, key=lambda a: (-a[1] * 1000000 // a[2], hand.index(a[0])))
         lines = ["Pass " + LABELS[CARDS.index(c)] for c, _n, _d in advice]
