@@ -342,13 +342,16 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
             box.press(OK)
             box.settle()
         box.press(NEXT)
-        assert screen_name(box) == "StatsScreen"
+        s = box.top
+        assert screen_name(box) == "PlayScreen" and s.figures == 0 and s.board.group.hidden
         t = shown(box)
-        assert "In hand: A" in t and "P1 0, P2 0" in t and "Target 20" in t
+        assert "Match 1/4" in t and "In hand: A" in t and "P1 0, P2 0" in t
+        assert "Target 20" in t
         assert box.problems() == []
         box.press(NEXT)
         t = shown(box)
-        assert "Rolled (fair)" in t and "3: " in t and "~" not in t
+        assert "Rolled (fair) 2/4" in t and "3: " in t and "~" not in t
+        assert box.problems() == []
         box.press(NEXT)
         assert "rolls: few rolls" in shown(box) and "9: " in shown(box)
         box.press(NEXT)  # the verdict
@@ -357,7 +360,10 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
         assert box.problems() == [] and "~" not in t
         box.press(NEXT)
         assert "In hand" in shown(box)  # round again
+        box.press(PREV)
+        assert "Dice 4/4" in shown(box)
         box.press(OK)
+        assert s.figures is None and not s.board.group.hidden
         assert screen_name(box) == "PlayScreen"
     finally:
         box.close()

@@ -49,6 +49,27 @@ class Panel:
         for part in (self.name, self.body, self.piece, self.foot):
             self.group.append(part)
         self._text = [None, None, None]
+        # where the labels go: beside the board, or across the screen for the match figures
+        self._at = ((self.name.anchored_position, self.body.anchored_position),
+                    ((d.pad, step // 2), (d.pad, min(self.body.anchored_position[1],
+                                                     d.height - 4 * step))))
+        self._wide = False
+        self.wide_cols = d.cols
+
+    def _place(self, wide):
+        if wide != self._wide:
+            self._wide = wide
+            at = self._at[1 if wide else 0]
+            self.name.anchored_position = at[0]
+            self.body.anchored_position = at[1]
+            self.foot.hidden = wide
+
+    def show_page(self, title, lines):
+        """A page of words across the screen (the board is hidden meanwhile)."""
+        self._place(True)
+        self.piece.hidden = True
+        self._set(0, fit(title, self.wide_cols))
+        self._set(1, "\n".join(fit(x, self.wide_cols) for x in lines) or " ")
 
     def _set(self, k, s):
         if self._text[k] != s:
@@ -58,6 +79,7 @@ class Panel:
     def show(self, who, seat, dice, words, foot):
         """who: a name, with the piece of ``seat`` (None: no piece); dice: a short line;
         words: wrapped onto the lines below; foot: the footer line."""
+        self._place(False)
         self.piece.hidden = seat is None
         if seat is not None:
             self.piece[0, 0] = self.piece_tiles[seat]

@@ -16,12 +16,13 @@ long Back) goes back to the last human decision, the computer's steps with it.
 from shared_rules.games import CHANCE
 from shared_rules.lets_do_lunch import ANNOUNCED, FORGOT, PLACE
 
-from .core.buttons import BACK, OK, PREV, ticks_diff
+from .core.buttons import BACK, LONG, NEXT, OK, PREV, ticks_diff
 from .core.ldl_turn import step_row
 from .game import GameScreen
 from .ldl_board import BoardWidget
 from .ldl_moves import ROLL_MS, Moves
 from .ldl_panel import ASK, ENDED, HOLD, IDLE, PLACING, ROLLING, THINKING, TYPING, Panel, content
+from .ldl_stats import PAGES, page
 
 FRAME_MS = 75
 HARD = 3
@@ -64,6 +65,7 @@ class PlayScreen(Moves, GameScreen):
         self.answer = 0  # ASK: 0 announced, 1 forgot
         self.led_until = None
         self.held = 0  # who acted, while HOLD shows it
+        self.figures = None  # the page of match figures shown instead of the board
         self.mode = self._decide()
 
     # ---- what the game asks for --------------------------------------------------------
@@ -81,6 +83,13 @@ class PlayScreen(Moves, GameScreen):
     # ---- buttons and time ---------------------------------------------------------------
 
     def on_game_button(self, button, kind):
+        if self.figures is not None:  # the match figures: prev/next turn pages, OK/Back close
+            if button == PREV or button == NEXT:
+                self.figures = (self.figures + (1 if button == NEXT else -1)) % PAGES
+            elif kind != LONG:
+                self.figures = None
+            self.show()
+            return
         mode = self.mode
         step = -1 if button == PREV else 1
         if mode == PLACING and button != BACK:
@@ -123,9 +132,8 @@ class PlayScreen(Moves, GameScreen):
         elif button == BACK:
             self.app.pop()  # to the menu: the match is saved, "Resume" carries it on
         elif mode != ROLLING and mode != THINKING:
-            from .ldl_stats import StatsScreen
-
-            self.app.push(StatsScreen(self.app, self))
+            self.figures = 0 if button != PREV else PAGES - 1  # the match figures, in place
+            self.show()
 
     def tick(self, now):
         if self.led_until is not None and ticks_diff(now, self.led_until) >= 0:
@@ -167,8 +175,14 @@ class PlayScreen(Moves, GameScreen):
             lit = m.column
             if mode == PLACING:
                 cursor = (self.row - 1) * 7 + m.column - 3
-        self.board.show(cells, lit, self.last, self.ghosts, cursor, m.player)
-        self.panel.show(*content(self))
+        wide = self.figures is not None
+        self.board.group.hidden = wide
+        if wide:
+            title, lines = page(self, self.figures, self.panel.wide_cols)
+            self.panel.show_page(title, lines)
+        else:
+            self.board.show(cells, lit, self.last, self.ghosts, cursor, m.player)
+            self.panel.show(*content(self))
         self.changed()
 
     def result_lines(self):
