@@ -39,22 +39,18 @@ from shared_rules.space_days_cards import (
     TIME_WARP,
     WORMHOLE,
 )
-from shared_rules.space_days_codec import (  # the phases are saved, so the codec owns them
-    DEAL,
-    DRAWING,
-    STEALING,
-    TURN,
-    WEB_REPLY,
-    decode_into,
-    encode,
-)
 from shared_rules.space_days_legal import (
     CARD,
+    DEAL,
     DRAW,
+    DRAWING,
     OPS,
     PASS,
     PLAY,
     REPLY,
+    STEALING,
+    TURN,
+    WEB_REPLY,
     has_pk,
     plays,
     reason,
@@ -415,12 +411,17 @@ class SpaceDays:
         theirs = self.boards[b][day]
         mine[i], theirs[j] = theirs[j], mine[i]
 
-    # -- persistence (shared_rules/space_days_codec.py) ---------------------------------------
+    # -- the state as bytes (shared_rules/space_days_codec.py, loaded only when asked: the
+    # device saves a game as its protocol record, so it never compiles the codec) -----------
 
     def to_bytes(self):
+        from shared_rules.space_days_codec import encode
+
         return encode(self)
 
     def _load(self, data):
+        from shared_rules.space_days_codec import decode_into
+
         decode_into(self, data)
 
     @classmethod

@@ -13,14 +13,9 @@ a real game could not have produced; it assigns nothing until all of it is check
 
 from shared_rules._compat import const
 from shared_rules.space_days_cards import ACTION, CARDS, KINDS
+from shared_rules.space_days_legal import DEAL, DRAWING, STEALING, TURN, WEB_REPLY
 
 VERSION = const(1)
-
-TURN = const(0)
-DEAL = const(1)
-DRAWING = const(2)
-STEALING = const(3)
-WEB_REPLY = const(4)
 
 
 def encode(g):

@@ -23,7 +23,13 @@ from shared_rules.space_days_cards import (
     TIME_WARP,
     WORMHOLE,
 )
-from shared_rules.space_days_codec import DEAL, DRAWING, STEALING, WEB_REPLY
+
+# The game's phases (SpaceDays.phase; saved by space_days_codec).
+TURN = const(0)
+DEAL = const(1)
+DRAWING = const(2)
+STEALING = const(3)
+WEB_REPLY = const(4)
 
 DRAW = const(0)
 PASS = const(1)
