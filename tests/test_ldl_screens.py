@@ -449,3 +449,22 @@ def test_strict_table_asks_about_the_last_man(profile):
         assert recs and all(g.params[:2] == (5, 1) for g in recs)
     finally:
         box.close()
+
+
+def test_a_corrupt_save_says_so_and_starts_a_new_match(profile, tmp_path):
+    from companion.core.store import Store
+    from lunchbox.sim import Simulator
+
+    nvm = str(tmp_path / "nvm.bin")
+    sim = Simulator(profile, nvm_path=nvm, mode="headless")
+    Store(sim.nvm).save_game("lets_do_lunch", b"\x01\x01\x02\x14\x00\x00\x00junk")
+    sim.close()
+    box = Box(profile, nvm_path=nvm)
+    try:
+        assert box.texts()[0] == "Resume game?"
+        box.press(OK)
+        assert screen_name(box) == "SetupScreen"
+        assert "Save unreadable" in shown(box)
+        assert box.store.load_game() is None  # the unreadable save is gone, nothing else
+    finally:
+        box.close()

@@ -127,10 +127,8 @@ class SetupScreen(ListScreen):
         row = self._rows()[index]
         app = self.app
         if row == "players":
-            self.vs = not self.vs
-            start = len(self._rows()) - 1
+            self.vs = not self.vs  # the rows below change; the selection stays on this one
             self.menu.select(0)
-            del start
         elif row == "level":
             def chosen(i):
                 self.level = i + 1
