@@ -81,7 +81,7 @@ def roll_dice(rng):
 
 
 def roll_action(dice):
-    """The action code for a roll of these dice (sorted, so the order they were typed in is moot)."""
+    """The action code for a roll of these dice (sorted: the order they were typed in is moot)."""
     _check_dice(dice)
     a, b, c = sorted(dice)
     return 100 * a + 10 * b + c
