@@ -385,8 +385,9 @@ def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
 
 
 def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_path):
-    """Only one game's code stays in RAM: opening Aqua Brunch drops every module that opening
-    another game imported (found by what the import added, not by names) and keeps its own."""
+    """Only one game's code stays in RAM: opening Aqua Brunch drops every module loaded since
+    another game was opened, by its import or during its play (found by what was in memory
+    before, not by names), and keeps its own."""
     import sys
 
     import companion.menu as menu
@@ -395,8 +396,10 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
         "import fake_days_rules\n"
         "from companion.screens import MessageScreen\n"
         "def open(app, payload=None):\n"
+        "    import fake_days_late\n"
         "    app.push(MessageScreen(app, 'Days', 'fake'))\n")
     (tmp_path / "fake_days_rules.py").write_text("RULES = 1\n")
+    (tmp_path / "fake_days_late.py").write_text("LATE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(menu, "UNLOAD", True)  # as on the device (off on CPython)
     monkeypatch.setattr(menu, "_loaded", [None, ()])
@@ -405,10 +408,10 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     monkeypatch.setattr(menu, "GAMES", tuple(games))
     sim = run(profile, "wait:3000 next*4 ok")
     assert sim.texts()[0] == "Days"
-    assert "fake_days" in sys.modules and "fake_days_rules" in sys.modules
+    assert {"fake_days", "fake_days_rules", "fake_days_late"} <= set(sys.modules)
     sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))  # same process, new app
     assert sim.texts()[:2] == ["Strength", "18"]
-    assert "fake_days" not in sys.modules and "fake_days_rules" not in sys.modules
+    assert {"fake_days", "fake_days_rules", "fake_days_late"} & set(sys.modules) == set()
     assert "companion.aqua" in sys.modules and "shared_rules._compat" in sys.modules
     assert menu._loaded[0] == "aqua_calc"  # the calculator, opened from the Aqua Brunch list
 

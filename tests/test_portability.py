@@ -1,6 +1,7 @@
 """The portability check (and the MicroPython lane) catch what a Pico would reject."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,64 @@ def test_the_project_itself_is_portable():
     files, findings = check_paths(mplane.PORTABLE_CODE)
     assert files
     assert not findings, "\n".join(str(f) for f in findings)
+
+
+def _import_graph(package_dir, prefix, top_level_only):
+    """{module: {modules it imports}} for the .py files of one package (relative imports
+    resolved), counting imports inside functions too unless ``top_level_only``."""
+    import ast
+
+    graph = {}
+    for path in sorted(package_dir.rglob("*.py")):
+        rel = path.relative_to(package_dir).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        name = ".".join([prefix] + parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = tree.body if top_level_only else list(ast.walk(tree))
+        deps = set()
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = name.split(".")[:len(name.split(".")) - node.level +
+                                          (1 if path.name == "__init__.py" else 0)]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    mod = node.module
+                deps.add(mod)
+                deps.update(mod + "." + a.name for a in node.names)
+        graph[name] = deps
+    return {m: {d for d in deps if d in graph and d != m} for m, deps in graph.items()}
+
+
+def _cycles(graph):
+    found = []
+    state = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        stack.append(m)
+        for d in sorted(graph[m]):
+            if state.get(d) == 1:
+                found.append(stack[stack.index(d):] + [d])
+            elif d not in state:
+                visit(d, stack)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+    return found
+
+
+def test_no_import_circles():
+    """The rules import one way (a module needing another's constants imports them from a
+    third place, never back), imports inside functions included; the firmware's modules do at
+    their top level (the app is given its first screen, it does not import the menu)."""
+    root = Path(__file__).resolve().parent.parent
+    assert _cycles(_import_graph(root / "shared_rules", "shared_rules", False)) == []
+    firmware = _import_graph(root / "firmware" / "companion", "companion", True)
+    assert _cycles(firmware) == []
+    assert "companion.menu" not in firmware["companion.app"]

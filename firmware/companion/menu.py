@@ -41,21 +41,24 @@ def _on_device():
 
 
 UNLOAD = _on_device()
-_loaded = [None, ()]  # the game whose code is in memory, and the modules its opening imported
+_loaded = [None, ()]  # the game whose code is in memory, and the modules loaded before it
 
 
 def forget_other_games(game_id):
-    """Unload the modules that opening another game imported (its screens and its rules):
-    one game's code fits a Pico's heap beside the app, all five games' do not
-    (bench/firmware_memory.py). Which modules those are is recorded when the game opens, so no
-    naming convention is needed. Returns the names dropped. Only on the device (``UNLOAD``):
-    on a PC there is room, and the simulator may share its process with other users of
-    shared_rules (pytest), whose modules must not be swapped under them."""
+    """Unload every module loaded since another game was opened (its screens and its rules,
+    whether its opening or its play imported them): one game's code fits a Pico's heap beside
+    the app, all five games' do not (bench/firmware_memory.py). What to drop is what was not
+    in memory before that game, so no naming convention is needed; a module the app itself
+    loaded meanwhile (the link, the records) is simply imported again when next needed.
+    Returns the names dropped. Only on the device (``UNLOAD``): on a PC there is room, and
+    the simulator may share its process with other users of shared_rules (pytest), whose
+    modules must not be swapped under them."""
     import sys
 
     if not UNLOAD or _loaded[0] is None or _loaded[0] == game_id:
         return []
-    dropped = [name for name in _loaded[1] if name in sys.modules]
+    before = set(_loaded[1])
+    dropped = sorted([name for name in sys.modules if name not in before])
     for name in dropped:
         unload(sys, name)
     _loaded[0] = None
@@ -64,17 +67,13 @@ def forget_other_games(game_id):
 
 
 def _import_game(game_id, module_name):
-    """Import a game's screen module, noting every module the import brings in."""
+    """Import a game's screen module, noting what was in memory before the game's first."""
     import sys
 
-    before = set(sys.modules)
-    module = __import__(module_name, None, None, ["open"])
     if _loaded[0] != game_id:
         _loaded[0] = game_id
-        _loaded[1] = ()
-    added = sorted([n for n in sys.modules if n not in before])
-    _loaded[1] = tuple(sorted(set(_loaded[1]) | set(added)))
-    return module
+        _loaded[1] = tuple(sorted(sys.modules))
+    return __import__(module_name, None, None, ["open"])
 
 
 def unload(sys, name):
