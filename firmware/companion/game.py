@@ -4,7 +4,7 @@ Back, and at the end writes the game record and shows the result.
 
 A game screen subclasses ``GameScreen`` and gives ``show()`` (draw everything from
 ``self.game``, then ``self.changed()``), ``on_game_button(button, kind)`` (every event but
-UNDO) and optionally ``result_lines()`` and ``restart()``. It changes the game only through
+UNDO) and optionally ``result_lines()``. It changes the game only through
 ``self.act(action)``, so every change is logged, saved and undoable.
 """
 
@@ -39,13 +39,6 @@ class GameScreen(Screen):
         lines = ["{} {}".format(who, "win" if len(w) > 1 else "wins") if w else "No winner"]
         lines.append("Scores: " + " ".join([str(s) for s in sc]))
         return lines
-
-    def restart(self):
-        """"New game" on the end screen: by default back to the menu's entry for this game."""
-        from .menu import open_game
-
-        self.app.home()
-        open_game(self.app, self.game.game_id)
 
     # ---- the mechanism -------------------------------------------------------------------
 
@@ -93,11 +86,22 @@ class GameScreen(Screen):
         self.app.keep_record(self.game.to_bytes())
 
     def finished(self):
-        """The game is over: keep its record, forget the saved game, show the result."""
-        self.app.finish_game(self.game.to_bytes())
-        self.app.push(ConfirmDialog(self.app, "Game over", "\n".join(self.result_lines()),
-                                    self.restart, self.app.home, "New game", "Menu",
-                                    on_back=self._back_to_board))
+        """The game is over: keep its record, forget the saved game, and put the result in
+        this screen's place. The board's widgets are let go first (the end is when the heap
+        is fullest), so the dialog holds no reference to this screen. "New game" opens this
+        game's menu entry again; "Menu" and Back go to the main menu."""
+        app = self.app
+        game_id = self.game.game_id
+        app.finish_game(self.game.to_bytes())
+        text = "\n".join(self.result_lines())
+        while app.top is not self and len(app.stack) > 1:
+            app.pop()  # a picker over the board made the last move
+        app.replace(ConfirmDialog(app, "Game over", text, lambda: new_game(app, game_id),
+                                  app.home, "New game", "Menu"))
 
-    def _back_to_board(self):
-        pass  # Back closes the result and shows the final position again
+
+def new_game(app, game_id):
+    from .menu import open_game
+
+    app.home()
+    open_game(app, game_id)
