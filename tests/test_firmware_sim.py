@@ -501,3 +501,35 @@ def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly
     sim.close()
     t = run("pico-display-pack", "wait:3000 ok", nvm).texts()  # a new Space Lunch game
     assert t[0] == "Memory" and "{} games not pulled".format(n) in joined(t), t
+
+
+def test_game_screen_saves_each_action_undoes_and_says_when_a_game_is_too_long(nvm):
+    """GameScreen (here under the Aqua Brunch calculator): one save per action, undo back to
+    the start, a refused action changes nothing, and a game longer than the store takes keeps
+    its last save and says so instead of crashing."""
+    from companion.app import App
+    from companion.aqua import AquaScreen
+    from companion.core.aqua_calc import CYCLE
+    from companion.core.store import Store
+    from companion.menu import start
+
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    app = App(sim.hw, store, start, resume=False)
+    screen = AquaScreen(app)
+    app.push(screen)
+    assert screen.act(CYCLE) and store.load_game()[1] == screen.game.to_bytes()
+    assert screen.act(CYCLE + 2) and screen.game.slots[:2] == [0, 0]
+    before = screen.game.to_bytes()
+    assert not screen.act(99) and screen.game.to_bytes() == before
+    assert app.toast.visible
+    store.max_payload = 3  # as if the game had grown past what the store takes
+    assert screen.act(CYCLE + 4)
+    assert store.load_game()[1] == before  # the last save stands
+    assert "too long" in " ".join(sim.texts())
+    screen.undo()
+    screen.undo()
+    screen.undo()
+    assert screen.game.slots == [None, None, None] and not screen.game.can_undo()
+    screen.undo()
+    assert "Nothing to undo" in sim.texts()
