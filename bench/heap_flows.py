@@ -30,6 +30,10 @@ of a game (its summary and record), and a resume after ``reset``.
 _AQUA = "next next ok next ok"  # Aqua Brunch, then Strength in its list
 _THREE = "ok next*5 ok next*5 ok next*5 ok"
 
+# Space Lunch: its screens (~21 KB kept) and rules, hints and protocol (~29 KB) beside the app
+_SL_OVER = ("issue #13: the Space Lunch code (screens ~21 KB, rules + hints + protocol ~29 KB "
+            "kept) over the ~105 KB app; docs/space-lunch.md, Heap")
+
 _LDL_OVER = ("issue #14: the Let's Do Lunch code (screens ~22 KB, rules + AI + protocol ~40 KB "
              "kept) over the ~105 KB app; docs/lets-do-lunch.md, Heap")
 
@@ -100,6 +104,49 @@ FLOWS = [
             ("main menu", "", "MainMenu"),
             ("board", "next ok ok", "PlayScreen"),
             ("a few turns", "ok wait:2000 " * 8, "PlayScreen"),
+        ],
+    },
+    {
+        # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested
+        # card): the hints on the first turn, the coupon choice and a Hot Drink, the Automa's
+        # turn with its refill, the rest of the game (46 more OKs, in steps: the lane frees a
+        # step's garbage only after it), the end and the record, undo.
+        "flow": "space_lunch solo",
+        "known_over": _SL_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("new game list", "ok", "SetupScreen"),
+            ("first card", "ok", "SoloScreen"),
+            ("first turn, hints", "ok*9", "SoloScreen"),
+            ("coupon choice", "prev ok", "SoloScreen"),
+            ("Hot Drink cursor", "ok", "SoloScreen"),
+            ("Automa's turn", "ok ok ok ok", "SoloScreen"),
+        ] + [("playing on, {} OKs".format(4 * i), "ok*4", "SoloScreen") for i in range(1, 8)] + [
+            ("coupon choice at a threat", "ok*4", "SoloScreen"),
+        ] + [("playing on, {} OKs".format(4 * i), "ok*4", "SoloScreen") for i in range(9, 12)] + [
+            ("game over", "ok*2", "SoloScreen"),
+            ("undo at the end", "long:back", "SoloScreen"),
+        ],
+    },
+    {
+        "flow": "space_lunch resume",
+        "known_over": _SL_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("mid game", "ok ok ok*15", "SoloScreen"),
+            ("resume prompt", "reset", "ConfirmDialog"),
+            ("resumed", "ok", "SoloScreen"),
+        ],
+    },
+    {
+        # two players: the opening, a take, the beverage menu
+        "flow": "space_lunch two players",
+        "known_over": _SL_OVER,
+        "steps": [
+            ("main menu", "", "MainMenu"),
+            ("who starts", "ok next*4 ok", "FirstPlayer"),
+            ("first turn", "ok ok*9", "DuelScreen"),
+            ("beverage choice", "ok ok prev ok", "DuelScreen"),
         ],
     },
 ]

@@ -28,7 +28,8 @@ _deal = [False]  # the device deals (kept until a restart unless the settings ke
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     # the hints' module first, while the heap is emptiest: compiling it on the Pico needs
-    # ~29 KB free, about 20 KB more than the game screen would leave (bench/firmware_memory.py)
+    # ~29 KB free for a moment, more than is left once the game is on screen
+    # (bench/firmware_memory.py)
     import shared_rules.space_lunch_hints  # noqa: F401
     if payload is None:
         app.push(SetupScreen(app))
