@@ -124,7 +124,7 @@ def test_setup_starts_a_match_against_hard_with_one_press(profile):
         box.press(OK)
         assert screen_name(box) == "SetupScreen"
         t = box.texts()
-        assert t[0] == "New match" and "Start" in t
+        assert t[0] == "Let's Do Lunch" and "Start" in t
         box.press(OK)
         s = box.top
         assert screen_name(box) == "PlayScreen"

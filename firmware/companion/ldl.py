@@ -86,7 +86,7 @@ def play(app, game, setup, replace=False):
 class SetupScreen(ListScreen):
     """The new match (or, resuming a game whose record does not say, who plays)."""
 
-    title = "New match"
+    title = "Let's Do Lunch"
 
     def __init__(self, app, resume=None):
         self.resume = resume
