@@ -8,7 +8,7 @@ from shared_rules.space_lunch_actions import AUTOMA, TAKE, decode, where
 from .core import space_lunch_view as V
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
-from .game import GameScreen
+from .game import GameScreen, new_game
 from .space_lunch import deal_on
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
@@ -207,7 +207,7 @@ class SpaceLunchScreen(GameScreen):
     def on_game_button(self, button, kind):
         if self.game.is_terminal():
             if button == OK and kind != LONG:
-                self.restart()
+                new_game(self.app, self.game.game_id)
             elif button == BACK and kind != LONG:
                 self.app.home()
             return
