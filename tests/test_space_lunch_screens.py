@@ -251,6 +251,14 @@ def test_the_end_new_game_menu_and_undo(profile, tmp_path):
     assert Store(sim.nvm).load_game() is not None
 
 
+def test_holding_next_turns_the_wheel_on(profile):
+    # the first card's wheel starts on food 1 (all twelve alike); held 800 ms: 1 + 3 repeats
+    sim = run(profile, "wait:3000 ok ok hold:next:800")
+    assert sim.app().top.choices[sim.app().top.sel] == 5
+    sim = run(profile, "wait:3000 ok ok hold:next:800 ok")
+    assert sim.app().top.game.actions() == [5]
+
+
 def test_nothing_to_undo_at_the_start(profile):
     sim = run(profile, "wait:3000 ok ok long:back")
     assert "Nothing to undo" in " ".join(sim.texts())
