@@ -25,13 +25,21 @@ NEXT_GAME = const(0)
 class LetsDoLunchGame(Game):
     game_id = "lets_do_lunch"
     index = 1
-    defaults = (20, 0)  # target points, strict table
+    # target points, strict table, the computer (0: none, else its level 1-3 + 4 * its seat),
+    # dice typed in (1) or rolled by the device (0): the last two are the table's setup, kept
+    # in the record so a resumed match knows who plays; the rules never read them
+    defaults = (20, 0, 0, 0)
 
     def _check(self, params):
         if params[0] < 1:
             raise ValueError("the target must be at least 1 point")
         if params[1] > 1:
             raise ValueError("strict is 0 (off) or 1 (on)")
+        c = params[2]
+        if c and not (1 <= c % 4 <= 3 and c // 4 <= 1):
+            raise ValueError("the computer is 0 (none) or a level 1-3 plus 4 times its seat")
+        if params[3] > 1:
+            raise ValueError("typed dice is 0 (device rolls) or 1 (typed in)")
 
     def _start(self):
         from shared_rules.lets_do_lunch_match import Match

@@ -197,7 +197,8 @@ def test_ids_and_defaults():
 def test_bad_ids_and_settings():
     with raises(ValueError, "no game called"):
         games.new("chess")
-    for game_id, bad in (("space_lunch", (5,)), ("lets_do_lunch", (0,)), ("aqua_brunch", (2,)),
+    for game_id, bad in (("space_lunch", (5,)), ("lets_do_lunch", (0,)), ("lets_do_lunch", (20, 0, 4)),
+                         ("lets_do_lunch", (20, 0, 9)), ("lets_do_lunch", (20, 0, 3, 2)), ("aqua_brunch", (2,)),
                          ("aqua_brunch", (8,)), ("space_battle", (6,)), ("space_days", (1,)),
                          ("space_days", (2, 2)), ("space_lunch", (0, 0, 0)),
                          ("space_lunch", (-1,)), ("space_lunch", (True,))):
