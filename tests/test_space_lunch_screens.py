@@ -139,7 +139,16 @@ def test_dealt_mode_needs_only_ok(difficulty, profile):
     assert records and records[-1].endswith(games.record(p.game))
 
 
-def test_hints_off(profile):
+def test_threat_warning_in_words_and_red_leds(profile):
+    sim = run(profile, "wait:3000 ok ok ok*45")  # the all-OK Easy game's threat turn
+    t = sim.texts()
+    assert "use Hot Drink c2 r3 to save" in t or "Hot Drink c2 r3 saves" in t
+    assert any(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in sim.pixels.shown)
+    sim = run(profile, "wait:3000 ok ok ok*9")  # the first turn: no danger, LEDs dark
+    assert not any(any(c) for c in sim.pixels.shown)
+
+
+def test_hints_off(profile, tmp_path):
     # new-game list: Hints (row 5) off, then Easy; the first turn has no advice and the
     # cursor starts on the top card of the Pick column
     p = plan(0, 100)
@@ -150,6 +159,19 @@ def test_hints_off(profile):
     assert t[0].startswith("Take c1 r1")
     assert "OK: take  </>: move" in t
     assert not any(x == "no danger" or x.startswith("Automa next") for x in t)
+    # hints off, the threat warning stays: the all-OK Easy game's threat turn (45 OKs in, hints
+    # on), resumed with hints off
+    from companion import space_lunch
+
+    space_lunch._hints[0] = True  # the switch is kept in RAM: the run above turned it off
+    nvm = str(tmp_path / "nvm.bin")
+    run(profile, "wait:3000 ok ok ok*45", nvm)
+    space_lunch._hints[0] = False
+    sim = run(profile, "ok", nvm)
+    t = sim.texts()
+    assert "the Automa wins with c2 r3 next" in t or "Automa wins at c2 r3" in t
+    assert not any(x.startswith("use ") or x.endswith(" saves") for x in t)
+    assert any(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in sim.pixels.shown)  # red
 
 
 def _prefix(p, n):

@@ -100,14 +100,15 @@ class SoloScreen(SpaceLunchScreen):
             else:
                 line = "OK: card moved" if mono else "Automa takes {} (food {})".format(
                     where(c), e.grid[c])
-            if hints_on(self.app):
-                led = self._advice()[3]
+            led = self._advice()[3] if hints_on(self.app) else V.warning(e)[1]
         else:
             title, line, cursor = self._turn_lines()
             if hints_on(self.app):
                 _, _, words, led = self._advice()
-                if words and self.coupon is None and self.options is None:
-                    line = words
+            else:
+                words, led = V.warning(e, short=mono)
+            if words and self.coupon is None and self.options is None:
+                line = words
         if led == V.LED_THREAT:
             color = d.BAD
         elif led == V.LED_WIN:

@@ -131,12 +131,15 @@ def test_suggest_uses_a_chill_jar_to_win():
 
 def test_threat_lights_red():
     g = opened()
+    assert V.warning(g) == ("", V.LED_OFF)
     # the Automa's next card (column 2, row 3: food 8) makes its fourth pair
     for food in (8, 10, 11, 12):
         g.taken[AUTOMA_SEAT][food] = 1
     for food in (10, 11, 12):
         g.taken[AUTOMA_SEAT][food] = 2
     assert V.leds(g) == V.LED_THREAT
+    assert V.warning(g) == ("the Automa wins with c2 r3 next", V.LED_THREAT)  # hints off too
+    assert len(V.warning(g, short=True)[0]) <= 21
     s = V.suggest(g)
     assert s is not None and s not in (take(1, 1), take(1, 2), take(1, 3))  # only a coupon helps
 

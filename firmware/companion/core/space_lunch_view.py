@@ -241,6 +241,19 @@ def evaluate(e, short=False):
         H.hints = rate
 
 
+def warning(e, short=False):
+    """With hints off, the one warning that stays (a fact on the table, not advice): the
+    Automa's next card wins it the game. (words, LED state); ("", LED_OFF) when it does not."""
+    from shared_rules.space_lunch_hints import threat
+
+    t = threat(e) if not e.is_over() and not e.pending else None
+    if t is None or not t[2]:
+        return "", LED_OFF
+    if short:
+        return "Automa wins at " + where(t[0]), LED_THREAT
+    return "the Automa wins with {} next".format(where(t[0])), LED_THREAT
+
+
 # --- words ----------------------------------------------------------------------------------
 
 def cell_name(c):
