@@ -1,4 +1,5 @@
-"""Space Lunch on the device: the new-game choice, and the solo game against the Automa.
+"""Space Lunch on the device: the entry point, the new-game list (difficulty or two players,
+the Hints and Cards switches) and "Who starts?".
 
 One screen shows the whole table: the grid by food with the Pick and Solo tokens, the
 Automa's next card framed, both sides' sets against what they need, the deck and coupons, a
@@ -7,8 +8,8 @@ game's state (docs/space-lunch.md, "On the device"):
 
 - a card to enter (the opening nine, every refill): prev/next turn the food wheel, OK enters;
 - the human's turn: prev/next move a cursor over the cards that may be taken (and a "coupon"
-  stop), OK takes; on the coupon stop OK opens the coupon menu, then the same cursor picks the
-  card(s); Back steps out of a coupon;
+  stop), OK takes; on the coupon stop OK lets prev/next choose the action, then the same
+  cursor picks its card(s); Back steps out of a coupon;
 - the Automa's turn: its card is framed; after moving it the player enters the refill on the
   same screen, so one OK does both (just OK when the deck is empty).
 A long Back (or the fifth button) undoes one step at a time (GameScreen).
