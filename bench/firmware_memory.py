@@ -146,9 +146,14 @@ class TileGrid:
         self.pixel_shader = pixel_shader
         self.x = x
         self.y = y
+        self.width = width
+        self.height = height
         self.hidden = False
+        self._tiles = bytearray(width * height)  # the device keeps a byte a tile
     def __setitem__(self, i, v):
-        pass
+        if type(i) is tuple:
+            i = i[1] * self.width + i[0]
+        self._tiles[i] = v
 def release_displays():
     pass
 ''',

@@ -7,9 +7,9 @@ ever drawn cut off or off-screen.
 
 import displayio
 import terminalio
-from adafruit_display_text import label
 
 from .core.text import fit, wrap
+from .textlabel import Label
 
 
 def rect(x, y, w, h, color):
@@ -22,7 +22,7 @@ def rect(x, y, w, h, color):
 
 def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5)):
     """A label whose anchor point sits at (x, y)."""
-    return label.Label(
+    return Label(
         terminalio.FONT,
         text=s,
         color=d.FG if color is None else color,

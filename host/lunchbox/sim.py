@@ -299,6 +299,9 @@ def setup_environment(mode):
     except ImportError as e:
         raise LunchboxError("the simulator needs its libraries: {}".format(e),
                             "pip install -e '.[sim]' (make sim does this)") from None
+    from . import sim_font
+
+    sim_font.install()  # the built-in font as the device has it: one bitmap of glyph tiles
 
 
 def profile_settings(profile):

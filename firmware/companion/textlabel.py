@@ -1,0 +1,116 @@
+"""Text in the built-in font at one TileGrid a line.
+
+adafruit_display_text's ``label.Label`` makes a TileGrid for every glyph (about 100 bytes
+each on the device) and its code keeps ~14 KB of heap (a 40 KB peak to compile). The built-in
+``terminalio.FONT`` is fixed-width and all its glyphs sit in one bitmap, so a line of text is a
+single TileGrid whose tiles are the glyphs, as ``terminalio.Terminal`` draws it. This class
+offers the part of ``label.Label`` the app uses: ``text`` (lines split at "\\n"), ``color``,
+``scale``, ``anchor_point``, ``anchored_position``, ``line_spacing`` and ``bounding_box``.
+"""
+
+import displayio
+
+
+class Label(displayio.Group):
+    def __init__(self, font, text="", color=0xFFFFFF, scale=1, anchor_point=(0, 0),
+                 anchored_position=(0, 0), line_spacing=1.0):
+        super().__init__(scale=scale)
+        self._font = font
+        box = font.get_bounding_box()
+        self._cw = box[0]
+        self._ch = box[1]
+        self._step = int(box[1] * line_spacing + 0.5)
+        self._palette = displayio.Palette(2)
+        self._palette[0] = 0
+        self._palette.make_transparent(0)
+        self._palette[1] = color
+        self._space = self._tile(" ")
+        self._anchor = anchor_point
+        self._pos = anchored_position
+        self._rows = []  # the TileGrids, a line each (also the group's items)
+        self._text = None
+        self._cols = 0
+        self._lines = 0
+        self.text = text
+
+    def _tile(self, ch):
+        glyph = self._font.get_glyph(ord(ch))
+        if glyph is None:
+            glyph = self._font.get_glyph(63)  # "?"
+        return glyph.tile_index
+
+    def _row(self, width, y):
+        return displayio.TileGrid(self._font.bitmap, pixel_shader=self._palette, width=width,
+                                  height=1, tile_width=self._cw, tile_height=self._ch,
+                                  default_tile=self._space, x=0, y=y)
+
+    @property
+    def text(self):
+        return self._text
+
+    @text.setter
+    def text(self, value):
+        value = str(value)
+        if value == self._text:
+            return
+        lines = value.split("\n")
+        rows = self._rows
+        while len(rows) > len(lines):
+            rows.pop()
+            self.pop()
+        cols = 0
+        for i in range(len(lines)):
+            line = lines[i]
+            cols = max(cols, len(line))
+            if i == len(rows):
+                rows.append(self._row(max(1, len(line)), i * self._step))
+                self.append(rows[i])
+            elif rows[i].width < len(line):
+                rows[i] = self._row(len(line), i * self._step)  # a longer line: a wider grid
+                self[i] = rows[i]
+            row = rows[i]
+            for k in range(row.width):
+                row[k] = self._tile(line[k]) if k < len(line) else self._space
+        self._text = value
+        self._cols = cols
+        self._lines = len(lines)
+        self._place()
+
+    @property
+    def bounding_box(self):
+        """``(x, y, width, height)`` of the text in unscaled pixels, from the group's origin."""
+        if not self._cols:
+            return (0, 0, 0, 0)
+        return (0, 0, self._cols * self._cw, (self._lines - 1) * self._step + self._ch)
+
+    def _place(self):
+        _, _, w, h = self.bounding_box
+        s = self.scale
+        self.x = int(self._pos[0] - self._anchor[0] * w * s + 0.5)
+        self.y = int(self._pos[1] - self._anchor[1] * h * s + 0.5)
+
+    @property
+    def color(self):
+        return self._palette[1]
+
+    @color.setter
+    def color(self, value):
+        self._palette[1] = value
+
+    @property
+    def anchor_point(self):
+        return self._anchor
+
+    @anchor_point.setter
+    def anchor_point(self, value):
+        self._anchor = value
+        self._place()
+
+    @property
+    def anchored_position(self):
+        return self._pos
+
+    @anchored_position.setter
+    def anchored_position(self, value):
+        self._pos = value
+        self._place()

@@ -1,0 +1,61 @@
+"""companion/textlabel.Label: one TileGrid a line over the built-in font's glyph sheet, placed
+by its anchor like adafruit_display_text's label."""
+
+from lunchbox.sim import setup_environment
+
+setup_environment("headless")
+
+import terminalio  # noqa: E402
+
+from companion.textlabel import Label  # noqa: E402
+
+
+def tiles(row):
+    return [row[k] for k in range(row.width)]
+
+
+def test_one_tilegrid_a_line_and_the_glyphs_are_the_fonts():
+    lab = Label(terminalio.FONT, text="Hi\nthere", color=0x00FF00)
+    assert len(lab) == 2 and [r.width for r in lab._rows] == [2, 5]
+    assert tiles(lab._rows[0]) == [terminalio.FONT.get_glyph(ord(c)).tile_index for c in "Hi"]
+    assert lab.bounding_box == (0, 0, 30, 24)
+    assert lab.color == 0x00FF00
+    lab.color = 0xFF0000
+    assert lab._palette[1] == 0xFF0000
+
+
+def test_text_grows_shrinks_and_blanks():
+    lab = Label(terminalio.FONT, text="ab")
+    first = lab._rows[0]
+    lab.text = "a"
+    assert lab._rows[0] is first and tiles(first)[1] == lab._space  # reused, padded
+    assert lab.bounding_box == (0, 0, 6, 12)
+    lab.text = "longer text"
+    assert lab._rows[0].width == 11 and lab.text == "longer text"
+    lab.text = "one\ntwo\nthree"
+    lab.text = "one"
+    assert len(lab) == 1 and len(lab._rows) == 1
+    lab.text = ""
+    assert lab.bounding_box == (0, 0, 0, 0)
+    lab.text = "\u2603"  # not in the font: shown as "?"
+    row = tiles(lab._rows[0])
+    assert row[0] == terminalio.FONT.get_glyph(ord("?")).tile_index
+    assert set(row[1:]) == {lab._space}  # the rest of the wider grid is blank
+
+
+def test_anchor_places_the_box_in_scaled_pixels():
+    lab = Label(terminalio.FONT, text="abcd", scale=2, anchor_point=(0.5, 0.5),
+                anchored_position=(100, 50))
+    assert (lab.x, lab.y) == (100 - 24, 50 - 12)
+    lab.anchor_point = (1, 0)
+    assert (lab.x, lab.y) == (100 - 48, 50)
+    lab.anchored_position = (60, 10)
+    assert (lab.x, lab.y) == (12, 10)
+    lab.text = "ab"  # the anchor holds when the text changes
+    assert (lab.x, lab.y) == (60 - 24, 10)
+
+
+def test_line_spacing():
+    lab = Label(terminalio.FONT, text="a\nb\nc", line_spacing=1.25)
+    assert [r.y for r in lab._rows] == [0, 15, 30]
+    assert lab.bounding_box == (0, 0, 6, 42)
