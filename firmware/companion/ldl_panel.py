@@ -4,12 +4,12 @@ the board, so it fits both the 240x135 colour and the 128x64 mono screens."""
 
 import displayio
 import terminalio
-from adafruit_display_text import label
 
 from shared_rules.lets_do_lunch import START
 
 from .core.ldl_turn import dice_line
 from .core.text import fit, wrap
+from .textlabel import Label
 from .ui import text
 
 # what the screen waits for
@@ -34,7 +34,7 @@ class Panel:
         self.words = 2 if d.mono else 3  # lines of words under the name and the dice
         step = d.char_h + (1 if d.mono else 0)
         self.name = text(d, "", left + cell + 2, step // 2, d.ACCENT)  # after the piece
-        self.body = label.Label(terminalio.FONT, text="", color=d.FG, scale=d.scale,
+        self.body = Label(terminalio.FONT, text="", color=d.FG, scale=d.scale,
                                 line_spacing=step / d.char_h, anchor_point=(0, 0),
                                 anchored_position=(left, step + (step - d.char_h) // 2))
         self.piece_tiles = piece_tiles
