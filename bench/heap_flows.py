@@ -197,8 +197,6 @@ _SB_DAYS_B = (
     'next*5 ok next ok next*4 ok next ok next*4 ok next*2 ok next*4 ok next*4 ok next*3 ok next*2 '
     'ok*2 next*3 ok next ok next*3 ok next*5 ok next*4 ok next*6 ok next*5 ok'
 )
-_SB_OVER = ("issue #15: a scoreboard's code (rules, protocol, GameScreen, list: ~45 KB "
-            "kept) over the 113 KB app; docs/scoring.md, Heap")
 
 FLOWS += [
     {
@@ -217,7 +215,6 @@ FLOWS += [
     },
     {
         "flow": "aqua game end, pass advisor",
-        "known_over": _SB_OVER,
         "steps": [
             ("main menu", "", "MainMenu"),
             ("3 players", "next next ok ok prev ok", "AquaScoreScreen"),
@@ -233,19 +230,18 @@ FLOWS += [
             ("main menu", "", "MainMenu"),
             ("5 players", "next*3 ok ok next*3 ok", "RaceScreen"),
             ("serve check", "next ok " + _SB_CHECK, "Number"),
-            ("score it", "ok", "Chooser"),
+            ("score it", "ok", "RaceScreen"),
             ("race over", "ok " + _SB_RACE5, "ConfirmDialog"),
             ("best serve", "next ok ok next next ok " + _SB_BEST, "LinesScreen"),
         ],
     },
     {
         "flow": "space days scoring",
-        "known_over": _SB_OVER,
         "steps": [
             ("main menu", "", "MainMenu"),
             ("5 players", "next*4 ok next*3 ok", "DaysScreen"),
             ("17 days in", _SB_DAYS_A, "DaysScreen"),
-            ("can I play here", _SB_DAYS_CAN, "MessageScreen"),
+            ("can I play here", _SB_DAYS_CAN, "DaysScreen"),
             ("scored", "ok " + _SB_DAYS_B, "ConfirmDialog"),
         ],
     },

@@ -24,6 +24,7 @@ from shared_rules.aqua_brunch import (
     CARDS,
     DECK_COUNTS,
     FOOD_VALUES,
+    LABELS,
     strength,
     take_order,
 )
@@ -35,8 +36,6 @@ LUNCH = const(31)
 TAKE = const(38)
 _END = const(45)
 ROUNDS = const(6)
-LABELS = ("Orca 8", "Orca 5", "Baby orca", "Octopus", "Walrus", "Shark 535", "Shark 626",
-          "Shark 717")
 FOOD_NAMES = ("Jellyfish", "Fishbone", "Lobster", "Crab", "Clownfish", "Pufferfish", "Perch")
 
 # what the entry waits for

@@ -182,7 +182,7 @@ def test_pass_advisor(profile):
     sim = run(profile, TO_AQUA + "next*2 ok " + hand + "prev*5 ok")
     t = sim.texts()
     num, den = ab.pass_advice(["walrus"] * 3)[0][1:]
-    from companion.pickers import tenths
+    from companion.counters import tenths
 
     assert t[:4] == ["Pass advisor", "expect", "Pass Walrus", tenths(num, den)]
     assert sim.layout_problems() == []

@@ -7,23 +7,21 @@ decides something, then shows the round: strengths and what each took. Six round
 winner with the own-colour tie-break. A long Back undoes one entry at a time.
 """
 
-from shared_rules import games
-from shared_rules.aqua_brunch import AQUA_VALUES, FOOD_VALUES
+from shared_rules.aqua_brunch import AQUA_VALUES, FOOD_VALUES, LABELS
 from shared_rules.aqua_brunch_score import (
     AQUA,
     ASK_LUNCH,
     ASK_TAKE,
     FOOD,
     FOOD_NAMES,
-    LABELS,
     LUNCH,
     ROUNDS,
     TAKE,
+    AquaScore,
     aqua_text,
 )
 
-from .pickers import ask_players
-from .tally import TallyScreen
+from .tally import TallyScreen, ask_players, resumed
 
 GAME_ID = "aqua_score"
 _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first
@@ -32,14 +30,14 @@ _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     """Resume ``payload``; None or b"" (the Aqua Brunch list's "New scoreboard"): a new one."""
     if payload:
-        app.push(AquaScoreScreen(app, games.from_bytes(payload)))
+        app.push(AquaScoreScreen(app, resumed(payload)))
         return
-    ask_players(app, "Aqua Brunch", 3, 7, 4,
-                lambda n: app.push(AquaScoreScreen(app, games.new(GAME_ID, n))))
+    ask_players(app, AquaScoreScreen, "Aqua Brunch", 3, 7, 4)
 
 
 class AquaScoreScreen(TallyScreen):
     tie_words = "on colour"
+    rules = AquaScore
 
     def __init__(self, app, game):
         self.ticks = 0  # aqua cards ticked, not entered yet

@@ -1,16 +1,8 @@
-"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor, and the pass advisor.
+"""Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor (aqua_advisor.py, loaded
+only when chosen: each of the two modules stays small to compile on a Pico)."""
 
-The pass advisor: my three predators (OK adds one of a kind; the list starts on the walrus,
-the commonest card), then, optionally, the cards I have seen (the face-up deal); for each card
-I could pass, the expected strength after receiving an unknown card
-(shared_rules.aqua_brunch.pass_advice), best first.
-"""
+from .pickers import Chooser, saved
 
-from shared_rules.aqua_brunch import CARDS, LABELS, pass_advice
-
-from .pickers import Chooser, Counter, LinesScreen, saved, tenths
-
-WALRUS = 4
 SCORE_ID = "aqua_score"
 CALC_ID = "aqua_calc"  # menu.SCOREBOARDS: the calculator opened from this list
 
@@ -50,45 +42,8 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
         elif i == 1:
             open_game(app, CALC_ID)
         else:
+            from .aqua_advisor import advisor
+
             advisor(app)
 
     app.push(Chooser(app, "Aqua Brunch", rows, chosen))
-
-
-def _cards(counts):
-    out = []
-    for k in range(len(CARDS)):
-        out += [CARDS[k]] * counts[k]
-    return out
-
-
-def advisor(app):
-    def hand_done(counts):
-        if sum(counts) != 3:
-            app.notify("Pick exactly 3 cards ({} now)".format(sum(counts)))
-            app.push(Counter(app, "My 3 cards", LABELS, counts, 3, hand_done, _n, WALRUS))
-            return
-        seen_cards(counts, (0,) * 8)
-
-    def seen_cards(counts, seen):
-        app.push(Counter(app, "Seen cards", LABELS, seen, 9,
-                         lambda seen: show(counts, seen), _n, WALRUS))
-
-    def show(counts, seen):
-        hand = _cards(counts)
-        try:
-            advice = pass_advice(hand, _cards(seen))
-        except ValueError:  # more copies than the deck holds: back to the seen cards
-            app.notify("More of a card than the deck has")
-            seen_cards(counts, seen)
-            return
-        advice = sorted(advice, key=lambda a: (-a[1] * 1000000 // a[2], hand.index(a[0])))
-        lines = ["Pass " + LABELS[CARDS.index(c)] for c, _n, _d in advice]
-        marks = [tenths(num, den) for _c, num, den in advice]
-        app.push(LinesScreen(app, "Pass advisor", lines, marks, "expect"))
-
-    app.push(Counter(app, "My 3 cards", LABELS, (0,) * 8, 3, hand_done, _n, WALRUS))
-
-
-def _n(counts):
-    return str(sum(counts))

@@ -9,18 +9,19 @@ the dish, its three points: the best serve and the cards it uses.
 """
 
 import shared_rules.space_battle_lunchtime  # noqa: F401 - serve check; here: unloaded with us
-from shared_rules import games
 from shared_rules.space_battle_race import (
     FLAVORS,
     FLAVOUR,
     MORE,
     TARGET,
+    BattleRace,
     best_for_dish,
     check_serve,
 )
 
-from .pickers import Chooser, Counter, LinesScreen, Number, ask_players, saved
-from .tally import TallyScreen
+from .counters import Counter, LinesScreen
+from .pickers import Chooser, Number, saved
+from .tally import TallyScreen, ask_players, resumed
 
 GAME_ID = "battle_race"
 NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")
@@ -31,7 +32,7 @@ CARD_LABELS = ["{} {}".format(NAMES[i // 3], i % 3 + 1) for i in range(15)]
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     if payload is not None:
-        app.push(RaceScreen(app, games.from_bytes(payload)))
+        app.push(RaceScreen(app, resumed(payload)))
         return
 
     kept = saved(app, GAME_ID)
@@ -41,10 +42,9 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
     def chosen(i):
         if i == 0 and kept:
-            app.push(RaceScreen(app, games.from_bytes(kept)))
+            app.push(RaceScreen(app, resumed(kept)))
         elif i == 0 or i == 3:
-            ask_players(app, "Space Battle", 2, 5, 2,
-                        lambda n: app.push(RaceScreen(app, games.new(GAME_ID, n))))
+            ask_players(app, RaceScreen, "Space Battle", 2, 5, 2)
         elif i == 1:
             serve_check(app, None)
         else:
@@ -58,7 +58,8 @@ def level_text(lv):
 
 
 def serve_check(app, then):
-    """Needs, served, points; ``then(points, more)`` scores it in the race (None: just show)."""
+    """Needs, served, points; ``then(points, lines)`` offers it to the race (None: just show
+    ``lines``, the level's points and the judge reward)."""
 
     def needs_done(need):
         if not sum(need):
@@ -80,14 +81,8 @@ def serve_check(app, then):
                  "Judge reward" if lv == 0 else "No judge reward"]
         if then is None:
             app.push(LinesScreen(app, "Serve check", lines))
-            return
-        opts = ["Score, end turn", "Score, go on"] + lines
-
-        def pick(i):
-            if i < 2:
-                then(p, i == 1)
-
-        app.push(Chooser(app, "Serve check", opts, pick))
+        else:
+            then(p, lines)
 
     app.push(Counter(app, "Dish needs", NAMES, (0,) * 5, 9, needs_done))
 
@@ -130,10 +125,17 @@ def best_serve(app):
 
 class RaceScreen(TallyScreen):
     tie_words = "on flavours"
+    rules = BattleRace
 
     def view(self):
         g = self.game
         nm = self.names()
+        if self.mode is not None and self.mode[0] == "serve":
+            # the serve check's points, scored from the race's own list (a chooser over it
+            # would cost a Pico its widgets); OK on a line of the result scores nothing
+            p, lines = self.mode[1], self.mode[2]
+            rows = [("Score, end turn", "", p), ("Score, go on", "", MORE + p)]
+            return "Serve check", "", rows + [(t, "", self.leave_mode) for t in lines], 0
         if self.mode == "scores":
             return self.lines("Scores", "to {}".format(TARGET), nm,
                               ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)])
@@ -162,7 +164,7 @@ class RaceScreen(TallyScreen):
                              lambda v: self.act(FLAVOUR + v)))
 
     def _serve(self):
-        serve_check(self.app, lambda p, more: self.act(MORE + p if more else p))
+        serve_check(self.app, lambda p, lines: self.set_mode(("serve", p, lines)))
 
     def _points(self):
         self.app.push(Number(self.app, "Points", 0, 0, 99, lambda p: self.act(p)))

@@ -8,13 +8,12 @@ same list) answers yes or no with the reason, over the tops entered so far.
 """
 
 import shared_rules.space_days_legal  # noqa: F401 - "Can I play here?"; here: unloaded with us
-from shared_rules import games
 from shared_rules.space_days_cards import DEFAULT_COUNTS, KINDS, card_score
-from shared_rules.space_days_score import COUNT, DAY_LABELS, LABELS, MAX_COUNT, fits
+from shared_rules.space_days_score import COUNT, DAY_LABELS, LABELS, MAX_COUNT, DaysScore, fits
 
-from .pickers import Chooser, Number, ask_players, saved
-from .screens import MessageScreen
-from .tally import TallyScreen
+from .core.text import wrap
+from .pickers import Chooser, Number, saved
+from .tally import TallyScreen, ask_players, resumed
 
 GAME_ID = "days_score"
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -22,13 +21,12 @@ DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     if payload is not None:
-        app.push(DaysScreen(app, games.from_bytes(payload)))
+        app.push(DaysScreen(app, resumed(payload)))
         return
     kept = saved(app, GAME_ID)
 
     def new():
-        ask_players(app, "Space Days", 2, 5, 2,
-                    lambda n: app.push(DaysScreen(app, games.new(GAME_ID, n))))
+        ask_players(app, DaysScreen, "Space Days", 2, 5, 2)
 
     if kept is None:
         new()
@@ -36,7 +34,7 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
     def chosen(i):
         if i == 0:
-            app.push(DaysScreen(app, games.from_bytes(kept)))
+            app.push(DaysScreen(app, resumed(kept)))
         else:
             new()
 
@@ -54,10 +52,13 @@ def likely(day):
 
 class DaysScreen(TallyScreen):
     tie_words = "on cards"
+    rules = DaysScore
 
     def view(self):
         g = self.game
         nm = self.names()
+        if self.mode is not None and self.mode[0] == "can":
+            return self._can_view(nm)
         if self.mode == "scores":
             return self.lines("Scores", "", nm, ["{} ({}d)".format(g.score(s), len(g.tops[s]))
                                                  for s in range(g.n)])
@@ -89,27 +90,37 @@ class DaysScreen(TallyScreen):
         self.set_mode("scores")
 
     def can_i(self):
-        app = self.app
+        self.set_mode(("can",))
+
+    def _can_view(self, nm):
+        """"Can I play here?" in the list itself, one question at a time (who plays, the card,
+        whose board, the day), then the answer; stacked pickers would cost a Pico their
+        widgets beside the board's."""
+        m = self.mode
         g = self.game
-        nm = self.names()
-        cards = list(LABELS)
-
-        def who(p):
-            app.push(Chooser(app, "Card", cards, lambda k: card(p, k)))
-
-        def card(p, k):
-            opts = ["{}'s board".format(nm[b]) for b in range(g.n)]
-            app.push(Chooser(app, "On whose board?", opts, lambda b: board(p, k, b), p))
-
-        def board(p, k, b):
-            app.push(Chooser(app, "Which day?", list(DAY_NAMES), lambda d: answer(p, k, b, d)))
-
-        def answer(p, k, b, d):
+        if len(m) == 5:
+            _c, p, k, b, d = m
             why = g.can_play(p, k, b, d, nm)
-            what = "{} on {}'s {}".format(LABELS[k], nm[b], DAY_NAMES[d])
             if why is None:
-                app.push(MessageScreen(app, "Yes", what + ": yes."))
+                title = "Yes"
+                words = "{} on {}'s {}: yes.".format(LABELS[k], nm[b], DAY_NAMES[d])
             else:
-                app.push(MessageScreen(app, "No", why.replace("_", " ") + "."))
+                title = "No"
+                words = why.replace("_", " ") + "."
+            lines = wrap(words, self.d.cols - 1)
+            return self.lines(title, "", lines, [""] * len(lines))
+        if len(m) == 1:
+            title, opts, start = "Who plays?", nm, 0
+        elif len(m) == 2:
+            title, opts, start = "Card", LABELS, 0
+        elif len(m) == 3:
+            title, opts, start = "On whose board?", ["{}'s board".format(n) for n in nm], m[1]
+        else:
+            title, opts, start = "Which day?", DAY_NAMES, 0
+        return title, "", [(opts[i], "", self._pick(i)) for i in range(len(opts))], start
 
-        app.push(Chooser(app, "Who plays?", nm, who))
+    def _pick(self, i):
+        def pick():
+            self.set_mode(self.mode + (i,))
+
+        return pick

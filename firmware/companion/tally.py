@@ -17,15 +17,35 @@ def names(app, n):
     return [app.settings.names[s] for s in range(n)]
 
 
+def resumed(payload):
+    """The saved scoreboard in ``payload``. The registry (shared_rules.games) is loaded only
+    here: a new scoreboard builds its rules class directly, and the heap is spared it."""
+    from shared_rules import games
+
+    return games.from_bytes(payload)
+
+
+def ask_players(app, cls, title, lo, hi, start):
+    """Push a new ``cls`` scoreboard that first asks the player count in its own list (a
+    picker screen would be one more module and screen to load); Back leaves without a game."""
+    scr = cls(app, cls.rules(start))
+    scr.asking = (title, lo, hi, start)
+    scr.mode = "players"
+    scr.mode_at = 0
+    app.push(scr)
+
+
 class TallyScreen(GameScreen):
     """One list for everything: the entry, and "modes" shown in the same list (a round's
     result, the scores, a tick list), because every stacked screen costs a Pico 13-16 KB of
     widgets. OK or Back leaves a mode; an undo leaves it too."""
 
     tie_words = "on the tie-break"
+    rules = None  # the scoreboard's protocol class (ask_players starts a new one)
 
     def __init__(self, app, game):
         self.bar = None
+        self.asking = None
         super().__init__(app, game)
         d = self.d
         self.bar = TitleBar(d, "")
@@ -62,7 +82,10 @@ class TallyScreen(GameScreen):
         fresh = key != self.key
         if fresh:
             self.reset_entry()
-        title, status, rows, start = self.view()
+        if self.mode == "players":
+            title, status, rows, start = self._players_view()
+        else:
+            title, status, rows, start = self.view()
         self.whats = [r[2] for r in rows]
         self.menu.set_items([r[0] for r in rows], [r[1] for r in rows])
         if fresh:
@@ -79,10 +102,25 @@ class TallyScreen(GameScreen):
             if self.whats:
                 self.choose(self.whats[self.menu.selected])
         elif button == BACK and kind != LONG:
-            if self.mode is not None:
+            if self.mode == "players":
+                self.app.pop()  # no game was started
+            elif self.mode is not None:
                 self.leave_mode()
             else:
                 self.app.pop()  # the game stays saved: the menu offers it again
+
+    def _players_view(self):
+        title, lo, hi, start = self.asking
+
+        def pick(n):
+            def chosen():
+                self.game = self.rules(n)
+                self.leave_mode()
+
+            return chosen
+
+        rows = [("{} players".format(n), "", pick(n)) for n in range(lo, hi + 1)]
+        return title, "", rows, start - lo
 
     def reset_entry(self):
         """The game or the mode changed: forget any half-made entry kept on the screen."""
