@@ -370,6 +370,8 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
 
 
 def test_resume_after_a_power_cut_mid_turn(profile, tmp_path):
+    """The record keeps who plays (the computer's level and seat, typed dice): a resumed
+    match goes straight back to the board, the same players, nothing asked."""
     from companion.ldl_panel import PLACING
 
     nvm = str(tmp_path / "nvm.bin")
@@ -382,18 +384,75 @@ def test_resume_after_a_power_cut_mid_turn(profile, tmp_path):
     try:
         assert again.texts()[0] == "Resume game?" and "Let's Do Lunch" in again.texts()
         again.press(OK)
-        if screen_name(again) == "SetupScreen":
-            # the record does not keep who plays (the rules' settings are target and strict
-            # only): the table is asked, the last row (Resume) selected, the usual answers set
-            t = again.texts()
-            assert t[0].startswith("Resume") and "Resume" in t
-            again.press(OK)
         s = again.top
         assert screen_name(again) == "PlayScreen"
         assert s.game.actions() == acts and s.mode == PLACING
-        assert s.setup.computer == 1 and s.setup.level == 3
+        assert (s.setup.computer, s.setup.level, s.setup.typed) == (1, 3, False)
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("computer,level,typed", [(0, 2, True), (None, 3, False),
+                                                  (1, 1, False)])
+def test_a_resumed_match_keeps_who_plays(profile, tmp_path, computer, level, typed):
+    from companion.ldl_panel import TYPING
+
+    nvm = str(tmp_path / "nvm.bin")
+    box = Box(profile, dice_seed=4, nvm_path=nvm)
+    setup(box, computer, level, typed)
+    box.press(OK)  # a roll (typed: the first die)
+    box.settle()
+    acts = box.top.game.actions()
+    params = box.top.game.params
+    box.close()
+    again = Box(profile, nvm_path=nvm)
+    try:
+        again.press(OK)  # "Resume"
+        s = again.top
+        assert screen_name(again) == "PlayScreen", again.texts()
+        assert s.game.actions() == acts and s.game.params == params
+        assert (s.setup.computer, s.setup.typed) == (computer, typed)
+        if computer is not None:
+            assert s.setup.level == level
+        if typed:
+            assert s.mode == TYPING
+    finally:
+        again.close()
+
+
+def test_an_older_record_without_the_players_asks_who_plays(profile, tmp_path):
+    """A save from before the record kept the players (target and strict only): the table is
+    asked, the last row (Resume) selected and the usual answers set (against Hard, B)."""
+    from companion.core.store import Store
+    from lunchbox.sim import Simulator
+    from shared_rules import games
+    from shared_rules._codec import checksum
+    from shared_rules.protocol import put_action
+
+    # format 1, Let's Do Lunch, two params (target 10, strict off), no base, one roll: 333
+    data = bytearray((1, 1, 2, 10, 0, 0, 0))
+    put_action(data, 333)
+    data = bytes(data) + checksum(data)
+    assert games.from_bytes(data).actions() == [333]
+    nvm = str(tmp_path / "nvm.bin")
+    sim = Simulator(profile, nvm_path=nvm, mode="headless")
+    Store(sim.nvm).save_game("lets_do_lunch", data)
+    sim.close()
+    box = Box(profile, nvm_path=nvm)
+    try:
+        box.press(OK)  # "Resume"
+        t = box.texts()
+        assert screen_name(box) == "SetupScreen"
+        assert t[0].startswith("Resume") and "Resume" in t
+        box.press(OK)
+        s = box.top
+        assert screen_name(box) == "PlayScreen"
+        assert s.game.actions() == [333] and s.game.params == (10, 0, 3 + 4 * 1, 0)
+        assert (s.setup.computer, s.setup.level, s.setup.typed) == (1, 3, False)
+        # saved with the players now: the next resume asks nothing
+        assert games.from_bytes(box.store.load_game()[1]).params == (10, 0, 7, 0)
+    finally:
+        box.close()
 
 
 def test_a_cut_at_random_points_of_a_save_resumes_to_the_last_action_or_earlier(profile):
@@ -425,8 +484,7 @@ def test_a_cut_at_random_points_of_a_save_resumes_to_the_last_action_or_earlier(
             box = Box(profile, nvm=flash, dice_seed=trial)  # the power comes back
             assert box.texts()[0] == "Resume game?", trial
             box.press(OK)
-            if screen_name(box) == "SetupScreen":
-                box.press(OK)  # who plays: as before (see test_resume_after_a_power_cut...)
+            assert screen_name(box) == "PlayScreen", trial  # the record says who plays
             got = box.top.game.actions()
             assert got in (old, new), (trial, len(old), len(got))
     finally:

@@ -4,24 +4,30 @@ computer plays A or B), the target score, a strict table, and who rolls the dice
 or the players, who type them in). "Start" is selected first: the usual match is one press.
 """
 
-# Everything the game runs is imported here, with this module: the menu unloads what opening
-# a game imported when another game opens, so nothing may be imported later, on first use.
-# The biggest compiles come first, while the most heap is free: the AI, the match engine.
-import shared_rules.lets_do_lunch_ai  # noqa: F401 - the computer opponent (ldl_moves)
-import shared_rules.lets_do_lunch_game  # noqa: F401 - games.new imports it on first use
-import shared_rules.lets_do_lunch_match  # noqa: F401 - and it the match, when a game starts
-from shared_rules import games
-from shared_rules._compat import Rng
-
-from . import ldl_stats  # noqa: F401 - the match figures (ldl_play)
+# Only the setup's code loads with this module: the rules and the match screen load when the
+# match starts (play), once the setup screen is gone, and the computer's search only when a
+# computer plays. The main menu unloads all of it (menu.forget_other_games) when another game
+# opens; this module itself is let go once the match runs (_forget_setup).
 from .core.buttons import LONG, OK
-from .ldl_play import PlayScreen, Setup
 from .screens import ItemPicker, ListScreen, NumberPicker
 
 GAME_ID = "lets_do_lunch"
 LEVELS = ("Easy", "Medium", "Hard")
 # the setup the record keeps when the rules take it (computer: 0 none, level + 4 * seat)
 _SETUP_PARAMS = 4
+HARD = 3
+
+
+class Setup:
+    """Who plays: the computer's seat (None: two players), its level, and whether the dice
+    are typed in (the record keeps it too: LetsDoLunchGame's last two params)."""
+
+    __slots__ = ("computer", "level", "typed")
+
+    def __init__(self, computer=None, level=HARD, typed=False):
+        self.computer = computer
+        self.level = level
+        self.typed = typed
 
 
 def new_rng(app):
@@ -29,6 +35,8 @@ def new_rng(app):
     (CPython) from the clock instead, so a headless run (a test, a README picture) replays the
     same dice."""
     import sys
+
+    from shared_rules._compat import Rng
 
     seed = app.hw.clock()
     if sys.implementation.name != "cpython":
@@ -48,7 +56,8 @@ def _takes_setup():
 
 
 def setup_of(game):
-    """The Setup a record holds, or None when the rules do not keep it."""
+    """The Setup a game's params hold, or None when the rules do not keep it (a record saved
+    before they did, with two params, is asked about in ``open``)."""
     p = game.params
     if len(p) < _SETUP_PARAMS:
         return None
@@ -62,23 +71,49 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
     if payload is None:
         app.push(SetupScreen(app))
         return
-    game = games.from_bytes(payload)  # ValueError: the menu says so and starts afresh
+    from shared_rules import games
+
+    # ValueError (a corrupt save): the menu says so and starts afresh
+    params = games.parse(payload)[1]  # as saved: a record older than the players has two
+    if len(params) >= _SETUP_PARAMS and params[2]:
+        _load_ai()  # the biggest compile first, while the most heap is free
+    game = games.from_bytes(payload)
     if game.game_id != GAME_ID:
         raise ValueError("not a Let's Do Lunch game")
-    setup = setup_of(game)
+    _forget_games()
+    setup = setup_of(game) if len(params) >= _SETUP_PARAMS else None
     if setup is None:
         app.push(SetupScreen(app, game))  # the players say again who plays
     else:
         play(app, game, setup)
 
 
+def _load_ai():
+    """The computer's search, imported before the board is drawn (its compile is the largest
+    of the game's; the first move would otherwise compile it beside the board)."""
+    import shared_rules.lets_do_lunch_ai  # noqa: F401
+
+
+def _forget_games():
+    """The registry is needed only to make or read the game: on the device, let it go (its
+    ~4 KB) unless something loaded it before the game opened."""
+    import sys
+
+    if sys.implementation.name == "cpython":
+        return
+    from .menu import unload
+
+    if "shared_rules.games" in sys.modules:
+        unload(sys, "shared_rules.games")
+
+
 def play(app, game, setup, replace=False):
     names = list(app.settings.names[:2])
-    screen = PlayScreen(app, game, setup, new_rng(app), names)
     if replace:
-        app.replace(screen)
-    else:
-        app.push(screen)
+        app.pop()  # the setup's widgets go before the match's code loads
+    from .ldl_play import PlayScreen
+
+    app.push(PlayScreen(app, game, setup, new_rng(app), names))
     app.store.save_game(GAME_ID, game.to_bytes())
     _forget_setup()
 
@@ -104,7 +139,7 @@ class SetupScreen(ListScreen):
     def __init__(self, app, resume=None):
         self.resume = resume
         self.vs = True  # against the computer
-        self.level = 3  # Hard (the rules' levels are 1..3; the AI loads only when it plays)
+        self.level = HARD  # the rules' levels are 1..3; the AI loads only when it plays
         self.seat = 1  # the computer plays B
         self.target = 20
         self.strict = False
@@ -165,13 +200,27 @@ class SetupScreen(ListScreen):
 
     def start(self):
         setup = Setup(self.seat if self.vs else None, self.level, self.typed)
-        if self.resume is not None:
-            play(self.app, self.resume, setup, replace=True)
-            return
-        params = [self.target, 1 if self.strict else 0]
+        if self.vs:
+            _load_ai()
+        old = self.resume
+        if old is None:
+            params = [self.target, 1 if self.strict else 0]
+        else:
+            params = list(old.params[:2])
         if _takes_setup():
             params += [(self.level + 4 * self.seat) if self.vs else 0, 1 if self.typed else 0]
-        play(self.app, games.new(GAME_ID, *params), setup, replace=True)
+        from shared_rules import games
+
+        game = games.new(GAME_ID, *params)
+        if old is not None:
+            # the older record, replayed under the players just chosen, so that its next
+            # save (and the game's record) keeps them
+            if old.base:
+                game.set_base(old.base)
+            for a in old.actions():
+                game.apply(a)
+        _forget_games()
+        play(self.app, game, setup, replace=True)
 
     def on_button(self, button, kind):
         if button == OK and kind == LONG:

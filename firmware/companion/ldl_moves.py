@@ -7,8 +7,8 @@ last man is announced, eaten cannibals stay as crosses until a person acts. Undo
 the last human decision, the computer's own steps with it.
 """
 
-from shared_rules.games import CHANCE, TABLE, TERMINAL
 from shared_rules.lets_do_lunch import PLACE, START, eat, roll_action, roll_dice, roll_outcome
+from shared_rules.protocol import CHANCE, TABLE, TERMINAL
 
 from .core.ldl_turn import Dice, dice_line, move_words, roll_words, start_row
 from .ldl_panel import ASK, ENDED, HOLD, IDLE, PLACING, ROLLING, THINKING, TYPING

@@ -24,8 +24,8 @@ ENDED = 7  # a game is over: OK keeps its record and starts the next one
 
 
 class Panel:
-    """Three labels (each label costs ~0.7 KB of heap, each glyph a TileGrid): the name, the
-    dice and the words as one block of lines, the footer in the small font."""
+    """Three labels (companion.textlabel: one TileGrid a line): the name, the dice and the
+    words as one block of lines, the footer in the small font."""
 
     def __init__(self, d, left, sheet, palette, cell, piece_tiles):
         self.d = d

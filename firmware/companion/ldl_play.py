@@ -13,8 +13,8 @@ the panel says it is thinking. Prev/next (while not placing) open the match figu
 long Back) goes back to the last human decision, the computer's steps with it.
 """
 
-from shared_rules.games import CHANCE
 from shared_rules.lets_do_lunch import ANNOUNCED, FORGOT, PLACE
+from shared_rules.protocol import CHANCE
 
 from .core.buttons import BACK, LONG, NEXT, OK, PREV, ticks_diff
 from .core.ldl_turn import step_row
@@ -26,18 +26,6 @@ from .ldl_stats import PAGES, page
 
 FRAME_MS = 75
 HARD = 3
-
-
-class Setup:
-    """What the record does not hold: the computer's seat (None: two players), its level, and
-    whether the dice are typed in."""
-
-    __slots__ = ("computer", "level", "typed")
-
-    def __init__(self, computer=None, level=HARD, typed=False):
-        self.computer = computer
-        self.level = level
-        self.typed = typed
 
 
 class PlayScreen(Moves, GameScreen):
