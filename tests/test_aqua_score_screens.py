@@ -225,3 +225,23 @@ def test_pass_advisor_refuses_more_copies_than_the_deck(profile):
     t = run(profile, TO_AQUA + "next*2 ok " + hand + " " + seen).texts()
     assert t[0] == "Seen cards" and "More of a card than the deck has" in " ".join(t)
     assert "2" in t  # the seen cards entered are kept
+
+
+
+def test_player_count_is_asked_in_the_scoreboards_own_list(profile, tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    sim = run(profile, TO_AQUA + "ok")  # Scoreboard: the player count, on 4
+    assert sim.texts()[:3] == ["Aqua Brunch", "3 players", "4 players"]
+    assert sim.layout_problems() == []
+    # undo has nothing to take back; Back leaves without starting (or saving) a scoreboard
+    t = run(profile, TO_AQUA + "ok long:back").texts()
+    assert t[0] == "Aqua Brunch" and "Nothing to undo" in " ".join(t)
+    assert run(profile, TO_AQUA + "ok wait:3000 back", nvm).texts()[0] == "Lunchbox"
+    assert run(profile, "", nvm).texts()[0] == "Lunchbox"  # no "Resume game?"
+    # 5 players: four seats entered, the fifth is asked
+    g = AquaScore(5)
+    words = []
+    for a in seat(("walrus",) * 3, (), 7) * 4:
+        words += scorekeys.aqua_keys(g, a)
+        g.apply(a)
+    assert run(profile, TO_AQUA + players(5) + " ".join(words)).texts()[0] == "P5 card 1"

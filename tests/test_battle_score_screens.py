@@ -182,3 +182,22 @@ def test_undo_and_resume(profile, tmp_path):
     # opening Space Battle from the menu offers the saved race first
     sim = run(profile, "back " + TO_BATTLE, nvm)
     assert sim.texts()[:2] == ["Space Battle", "Resume race"] and "New race" in sim.texts()
+
+
+def test_a_serve_check_in_the_race_is_scored_from_the_race_list(profile):
+    need = [1, 0, 0, 0, 0]
+    serve = " ".join(["next", "ok"] + scorekeys.counter_keys(need)
+                     + scorekeys.counter_keys(need, need) + scorekeys.number_keys(1, 4))
+    sim = run(profile, race(2) + serve)
+    t = sim.texts()
+    assert t[:3] == ["Serve check", "Score, end turn", "Score, go on"]
+    assert "gold 4 points" in t and sim.layout_problems() == []
+    # OK on a line of the result (or Back) scores nothing: still P1's turn, 0 points
+    for leave in ("next next ok", "back"):
+        t = run(profile, race(2) + serve + " " + leave).texts()
+        assert t[:2] == ["P1's turn", "0"], t
+    # "Score, end turn": P2's turn, and P1 has the 4 points in one turn (the scores)
+    t = run(profile, race(2) + serve + " ok").texts()
+    assert t[:2] == ["P2's turn", "0"]
+    t = run(profile, race(2) + serve + " ok prev ok").texts()
+    assert t[0] == "Scores" and t[2:4] == ["P1", "4 (1)"], t

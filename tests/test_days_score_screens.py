@@ -155,3 +155,25 @@ def test_undo_and_resume(profile, tmp_path):
     assert saved[0] == "days_score" and games.from_bytes(saved[1]).actions() == g.actions()
     sim = run(profile, "back " + TO_DAYS, nvm)
     assert sim.texts()[:3] == ["Space Days", "Resume scoring", "New scoring"]
+
+
+def test_can_i_play_here_asks_in_the_list_and_back_returns_to_the_entry(profile):
+    # the list on Monday: Empty, the cards, Can I play here?, Scores; it starts on `likely`
+    from companion.days_screens import likely
+
+    legal = DaysScore(2).legal_actions()
+    start = legal.index(likely(0) + 1)
+    to_can = scoring(2) + " ".join(scorekeys.move(start, len(legal), len(legal) + 2)) + " ok"
+    sim = run(profile, to_can)
+    t = sim.texts()
+    assert t[:3] == ["Who plays?", "P1", "P2"] and sim.layout_problems() == []
+    t = run(profile, to_can + " next ok").texts()  # P2 plays: which card
+    assert t[:2] == ["Card", "Wormhole"]
+    t = run(profile, to_can + " next ok ok").texts()  # the board list starts on P2's own
+    assert t[0] == "On whose board?" and "P2's board" in t
+    for keys in (" back", " next ok back", " next ok ok back", " ok ok ok back"):
+        assert run(profile, to_can + keys).texts()[:2] == ["P1 Mon", "0"], keys
+    # an answer: OK on it goes back to the entry too
+    t = run(profile, to_can + " ok ok ok ok").texts()
+    assert t[0] == "Yes" and "wormhole on p1's monday: yes." in " ".join(t[1:]).lower()
+    assert run(profile, to_can + " ok ok ok ok ok").texts()[:2] == ["P1 Mon", "0"]
