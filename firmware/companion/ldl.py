@@ -16,18 +16,9 @@ LEVELS = ("Easy", "Medium", "Hard")
 # the setup the record keeps when the rules take it (computer: 0 none, level + 4 * seat)
 _SETUP_PARAMS = 4
 HARD = 3
-
-
-class Setup:
-    """Who plays: the computer's seat (None: two players), its level, and whether the dice
-    are typed in (the record keeps it too: LetsDoLunchGame's last two params)."""
-
-    __slots__ = ("computer", "level", "typed")
-
-    def __init__(self, computer=None, level=HARD, typed=False):
-        self.computer = computer
-        self.level = level
-        self.typed = typed
+# Who plays is passed on as a tuple (computer's seat or None, level, typed): a class defined
+# here would keep this whole module alive beside the match (a function's globals are its
+# module's), so ldl_play.Setup holds it once the match runs.
 
 
 def new_rng(app):
@@ -56,15 +47,15 @@ def _takes_setup():
 
 
 def setup_of(game):
-    """The Setup a game's params hold, or None when the rules do not keep it (a record saved
+    """Who plays, as a game's params hold it: (computer's seat or None, level, typed), or None when the rules do not keep it (a record saved
     before they did, with two params, is asked about in ``open``)."""
     p = game.params
     if len(p) < _SETUP_PARAMS:
         return None
     code = p[2]
     if not code:
-        return Setup(None, 0, bool(p[3]))
-    return Setup(code // 4, code % 4, bool(p[3]))
+        return (None, 0, bool(p[3]))
+    return (code // 4, code % 4, bool(p[3]))
 
 
 def open(app, payload=None):  # noqa: A001 - the game-module entry point name
@@ -111,9 +102,9 @@ def play(app, game, setup, replace=False):
     names = list(app.settings.names[:2])
     if replace:
         app.pop()  # the setup's widgets go before the match's code loads
-    from .ldl_play import PlayScreen
+    from .ldl_play import PlayScreen, Setup
 
-    app.push(PlayScreen(app, game, setup, new_rng(app), names))
+    app.push(PlayScreen(app, game, Setup(*setup), new_rng(app), names))
     app.store.save_game(GAME_ID, game.to_bytes())
     _forget_setup()
 
@@ -199,7 +190,7 @@ class SetupScreen(ListScreen):
         self.refresh_items()
 
     def start(self):
-        setup = Setup(self.seat if self.vs else None, self.level, self.typed)
+        setup = (self.seat if self.vs else None, self.level, self.typed)
         if self.vs:
             _load_ai()
         old = self.resume

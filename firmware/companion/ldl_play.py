@@ -28,6 +28,18 @@ FRAME_MS = 75
 HARD = 3
 
 
+class Setup:
+    """Who plays, which the record keeps in its last two params (ldl.setup_of): the computer's
+    seat (None: two players), its level, and whether the dice are typed in."""
+
+    __slots__ = ("computer", "level", "typed")
+
+    def __init__(self, computer=None, level=HARD, typed=False):
+        self.computer = computer
+        self.level = level
+        self.typed = typed
+
+
 class PlayScreen(Moves, GameScreen):
     def __init__(self, app, game, setup, rng, names):
         super().__init__(app, game)
