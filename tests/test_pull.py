@@ -45,6 +45,8 @@ def play(game_id, *params, seed=1, cap=4000):
 
 RECORDS = [play("space_lunch", 2, seed=1), play("lets_do_lunch", seed=2),
            play("aqua_brunch", 3, seed=3), play("space_lunch", 4, seed=4)]
+# more games, all different (the same game kept twice is stored as a duplicate)
+RECORDS += [play("space_lunch", k % 4, seed=10 + k) for k in range(8)]
 
 
 def board_with_games(n=4, uid=linkloop.UID):
@@ -164,7 +166,7 @@ def test_a_wiped_board_opens_a_new_epoch(tmp_path):
         old = stored(db)
         fresh = board_with_games(0)  # same uid, memory wiped: sequence numbers start again
         fresh.finish(RECORDS[3])
-        fresh.finish(RECORDS[2])
+        fresh.finish(RECORDS[5])
         res = do_pull(fresh, db)
         assert res.new_epoch and res.new == 2 and db.count() == 5
         assert stored(db)[:3] == old and {r[1] for r in stored(db)[3:]} == {1}
@@ -262,3 +264,19 @@ def test_host_and_board_agree_on_the_record_kinds():
 
     assert (gamerec.KIND_RECORD, gamerec.KIND_CRASH, gamerec.KIND_GAME) == (
         store.KIND_FINISHED, store.KIND_CRASH, store.KIND_GAME)
+
+
+def test_the_same_game_kept_twice_is_stored_once_as_a_game(tmp_path):
+    """A power cut between keeping a record and forgetting the saved game makes the board keep
+    the same game again when its last move is replayed: the second is marked a duplicate, so
+    history and stats count the game once (it is still stored, so it is acknowledged)."""
+    b = linkloop.Board()
+    b.finish(RECORDS[0])
+    b.finish(RECORDS[1])
+    b.finish(RECORDS[0])
+    db = dbmod.Database(str(tmp_path / "g.db"))
+    do_pull(b, db)
+    statuses = [r["status"] for r in db.conn.execute("SELECT status FROM records ORDER BY seq")]
+    assert statuses == ["ok", "ok", "duplicate"]
+    assert [g["record"] for g in db.games()] == [RECORDS[0], RECORDS[1]]
+    assert b.store.records() == []  # all three acknowledged

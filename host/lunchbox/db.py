@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS records (
     kind INTEGER NOT NULL,
     raw BLOB NOT NULL,            -- the record exactly as the board kept it
     crc INTEGER NOT NULL,         -- CRC-32 of raw, as the board lists it
-    status TEXT NOT NULL,         -- ok | corrupt | crash | other
+    status TEXT NOT NULL,         -- ok | corrupt | crash | duplicate | other
     error TEXT,                   -- why it is corrupt
     game_id TEXT,
     params TEXT,                  -- JSON list
@@ -131,6 +131,14 @@ class Database:
                           (epoch, board.board_id))
             new = 0
             for row in rows:
+                if row.get("status") == "ok" and row.get("record") is not None and c.execute(
+                        "SELECT 1 FROM records WHERE board_id = ? AND record = ? AND status = "
+                        "'ok' AND NOT (epoch = ? AND seq = ?)", (board.board_id, row["record"],
+                                                                 row.get("epoch"),
+                                                                 row.get("seq"))).fetchone():
+                    # the same game kept twice by the board (a power cut between keeping a
+                    # record and forgetting the saved game, then the last move made again)
+                    row = dict(row, status="duplicate", error="the same game as one stored")
                 cols = [k for k in COLUMNS if k in row]
                 vals = [json.dumps(row[k]) if k in JSON_COLUMNS and row[k] is not None
                         else row[k] for k in cols]
