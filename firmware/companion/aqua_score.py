@@ -23,7 +23,6 @@ from shared_rules.aqua_brunch_score import (
 
 from .tally import TallyScreen, ask_players, resumed
 
-GAME_ID = "aqua_score"
 _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first
 
 
