@@ -534,3 +534,79 @@ def test_game_screen_saves_each_action_undoes_and_says_when_a_game_is_too_long(n
     assert screen.game.slots == [None, None, None] and not screen.game.can_undo()
     screen.undo()
     assert "Nothing to undo" in sim.texts()
+
+
+def test_starting_another_game_asks_before_its_save_is_lost(nvm):
+    """There is one save: the first move of a new game asks before replacing another game's
+    save; "Keep it" changes nothing, "Start" goes on with that move."""
+    from companion.app import App
+    from companion.aqua import AquaScreen
+    from companion.core.aqua_calc import CYCLE
+    from companion.core.store import Store
+    from companion.menu import start
+    from shared_rules import games
+
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    saved = games.new("space_lunch", 1)
+    saved.apply(3)
+    store.save_game("space_lunch", saved.to_bytes())
+    app = App(sim.hw, store, start, resume=False)
+    screen = AquaScreen(app)
+    app.push(screen)
+    assert not screen.act(CYCLE)
+    assert sim.texts()[0] == "Saved game" and "Space Lunch" in " ".join(sim.texts())
+    app.top.on_button(1, 0)  # next: "Keep it"
+    app.top.on_button(2, 0)  # OK
+    assert app.top is screen and store.load_game()[0] == "space_lunch"
+    assert not screen.game.can_undo()
+    assert not screen.act(CYCLE)
+    app.top.on_button(2, 0)  # OK on "Start"
+    assert app.top is screen and screen.game.slots[0] == 0
+    assert store.load_game()[0] == "aqua_brunch"
+    assert screen.act(CYCLE + 2)  # asked once
+
+
+def test_a_game_saved_at_its_end_is_finished_on_resume(nvm):
+    """A power cut between the last move's save and the record (or a save from before this
+    firmware) resumes at the end: the record is kept once, the save forgotten, the result
+    shown."""
+    from companion.core.records import open_envelope
+    from companion.core.store import Store
+    from shared_rules import games
+    from shared_rules._compat import Rng
+
+    g = games.new("space_lunch", 3)
+    rng = Rng(4)
+    while not g.is_terminal():
+        if g.current_player() == games.CHANCE:
+            g.apply(rng.weighted(g.chance_outcomes()))
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    Store(sim.nvm).save_game("space_lunch", g.to_bytes())
+    sim.close()
+    sim = run("pico-display-pack", "wait:3000 ok wait:200", nvm)  # Resume
+    store = Store(sim.nvm)
+    assert store.load_game() is None
+    kept = store.records()
+    assert len(kept) == 1 and open_envelope(kept[0][1], kept[0][2])[2] == g.to_bytes()
+    assert "wins" in " ".join(sim.texts())
+
+
+def test_a_record_too_long_with_the_names_is_kept_without_them(nvm):
+    from companion.app import App
+    from companion.core.records import open_envelope
+    from companion.core.store import Store
+    from companion.menu import start
+
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
+    store = Store(sim.nvm)
+    app = App(sim.hw, store, start, resume=False)
+    app.settings.names[:2] = ["LONGNAME", "OTHERONE"]
+    record = bytes([1, 0, 2, 0, 0, 0, 0]) + bytes(store.max_payload - 16)
+    app.keep_record(record)
+    kept = store.records()[-1]
+    assert open_envelope(kept[1], kept[2]) == (0, [], record)
+    app.keep_record(record + bytes(20))  # too long even so: said, not a crash
+    assert "too long" in " ".join(sim.texts())

@@ -31,6 +31,7 @@ class App:
         self.handled = 0
         self.refreshes = 0
         self.link = None  # the link server, made on the first bytes from a host (link_server)
+        self._later = None  # run once the event being handled is done (later())
         root = self.d.root
         while len(root):
             root.pop()
@@ -70,7 +71,13 @@ class App:
 
         unix = self.link.unix_now(self.hw.clock()) if self.link is not None else 0
         names = self.settings.names[:records.seats(record)]
-        self.store.append_record(records.KIND_GAME, records.envelope(record, unix, names))
+        try:
+            self.store.append_record(records.KIND_GAME, records.envelope(record, unix, names))
+        except ValueError:
+            try:  # longer than the store takes with the names: keep the game without them
+                self.store.append_record(records.KIND_GAME, records.envelope(record, unix))
+            except ValueError:
+                self.notify("Game too long to keep")
 
     def finish_game(self, record):
         """A game has ended: keep its record and forget the saved game, so no "Resume game?"
@@ -147,10 +154,12 @@ class App:
                 self.toast.hide()
                 self.dirty = True
             self.top.on_button(event[0], event[1])
+            self._run_later()
             self.handled += 1
             self.refresh()
             event = self.queue.get()
         self.top.tick(now)
+        self._run_later()
         if self.toast.until is not None and ticks_diff(now, self.toast.until) >= 0:
             self.toast.hide()
             self.dirty = True
@@ -159,6 +168,19 @@ class App:
             self._serve_link()
         self.refresh()
         hw.watchdog.feed()
+
+    def later(self, fn):
+        """Run ``fn()`` when the event being handled is done: a screen that leaves the stack
+        is then no longer referred to by the code that handled it, so what it held can be
+        freed before ``fn`` builds the next screen."""
+        self._later = fn
+
+    def _run_later(self):
+        fn = self._later
+        if fn is not None:
+            self._later = None
+            fn()
+            self.dirty = True
 
     def link_server(self):
         """The data-link server, made when a host first speaks: a game played away from a

@@ -21,6 +21,8 @@ class GameScreen(Screen):
         super().__init__(app)
         self.game = game
         self.result = None  # what the last action returned (e.g. the cannibals eaten)
+        self.ended = False  # finished() has run (the record is kept)
+        self.confirmed = False  # the player agreed to replace another game's save
 
     # ---- what a game screen gives --------------------------------------------------------
 
@@ -53,17 +55,50 @@ class GameScreen(Screen):
 
     def act(self, action):
         """Apply ``action``: True when it was legal. An illegal one shows its reason and changes
-        nothing (the rules engine leaves the state as it was)."""
+        nothing (the rules engine leaves the state as it was). The first move of a new game
+        asks first when another game is saved: there is one save, and it is never lost
+        without a word."""
+        if self._other_save():
+            self._ask_to_replace(action)
+            return False
         try:
             self.result = self.game.apply(action)
         except ValueError as e:
             self.app.notify(str(e))
             return False
-        self.save()
-        self.show()
         if self.game.is_terminal():
-            self.finished()
+            self.show()
+            self.ended = True
+            self.finished()  # keeps the record and forgets the save: no save of the end
+        else:
+            self.save()
+            self.show()
         return True
+
+    def _other_save(self):
+        if self.confirmed or self.game.can_undo():
+            return False
+        saved = self.app.store.load_game()
+        return saved is not None and saved[0] != self.game.game_id
+
+    def _ask_to_replace(self, action):
+        from .menu import game_info
+
+        info = game_info(self.app.store.load_game()[0])
+        name = info[2] if info else "other"
+
+        def yes():
+            self.confirmed = True
+            self.act(action)
+
+        self.app.push(ConfirmDialog(self.app, "Saved game", "Your saved {} game will be "
+                                    "lost. Start this one?".format(name), yes, None,
+                                    "Start", "Keep it"))
+
+    def tick(self, now):
+        if not self.ended and self.game.is_terminal():
+            self.ended = True  # resumed at the end (a power cut before the record was kept)
+            self.finished()
 
     def save(self):
         try:
@@ -87,17 +122,20 @@ class GameScreen(Screen):
 
     def finished(self):
         """The game is over: keep its record, forget the saved game, and put the result in
-        this screen's place. The board's widgets are let go first (the end is when the heap
-        is fullest), so the dialog holds no reference to this screen. "New game" opens this
-        game's menu entry again; "Menu" and Back go to the main menu."""
+        this screen's place. The screen leaves the stack first and the dialog is built once
+        this event is handled (app.later), when nothing refers to the board any more: the
+        end is when the heap is fullest. "New game" opens this game's menu entry again;
+        "Menu" and Back go to the main menu."""
         app = self.app
         game_id = self.game.game_id
-        app.finish_game(self.game.to_bytes())
         text = "\n".join(self.result_lines())
-        while app.top is not self and len(app.stack) > 1:
-            app.pop()  # a picker over the board made the last move
-        app.replace(ConfirmDialog(app, "Game over", text, lambda: new_game(app, game_id),
-                                  app.home, "New game", "Menu"))
+        record = self.game.to_bytes()
+        while self in app.stack and len(app.stack) > 1:
+            app.pop()  # this screen, and a picker over it that made the last move
+        app.finish_game(record)
+        app.later(lambda: app.push(ConfirmDialog(app, "Game over", text,
+                                                 lambda: new_game(app, game_id), app.home,
+                                                 "New game", "Menu")))
 
 
 def new_game(app, game_id):
