@@ -116,7 +116,7 @@ class DaysScore(Game):
             raise ValueError("that is not a Space Days entry")
         e = self.entering()
         if e is not None:
-            if a >= COUNT:
+            if a > KINDS:
                 raise ValueError("enter {}'s top card first".format(DAYS[e[1]]))
             if a and not fits(a - 1, e[1]):
                 raise ValueError("{} cannot be on {}".format(LABELS[a - 1], DAYS[e[1]]))

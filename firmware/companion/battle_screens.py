@@ -21,7 +21,7 @@ from shared_rules.space_battle_race import (
 
 from .counters import Counter, LinesScreen
 from .pickers import Chooser, Number, saved
-from .tally import TallyScreen, ask_players, resumed
+from .tally import TallyScreen, ask_players, resume, resumed
 
 GAME_ID = "battle_race"
 NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")
@@ -42,7 +42,8 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
     def chosen(i):
         if i == 0 and kept:
-            app.push(RaceScreen(app, resumed(kept)))
+            resume(app, RaceScreen, kept,
+                   lambda: ask_players(app, RaceScreen, "Space Battle", 2, 5, 2))
         elif i == 0 or i == 3:
             ask_players(app, RaceScreen, "Space Battle", 2, 5, 2)
         elif i == 1:

@@ -13,7 +13,7 @@ from shared_rules.space_days_score import COUNT, DAY_LABELS, LABELS, MAX_COUNT, 
 
 from .core.text import wrap
 from .pickers import Chooser, Number, saved
-from .tally import TallyScreen, ask_players, resumed
+from .tally import TallyScreen, ask_players, resume, resumed
 
 GAME_ID = "days_score"
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -34,7 +34,7 @@ def open(app, payload=None):  # noqa: A001 - the game-module entry point name
 
     def chosen(i):
         if i == 0:
-            app.push(DaysScreen(app, resumed(kept)))
+            resume(app, DaysScreen, kept, new)
         else:
             new()
 

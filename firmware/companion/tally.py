@@ -25,6 +25,19 @@ def resumed(payload):
     return games.from_bytes(payload)
 
 
+def resume(app, cls, payload, new):
+    """Push a ``cls`` screen over the saved scoreboard; when the save cannot be read, say so,
+    forget it and start a new one (``new()``), as the menu does for a game it resumes."""
+    try:
+        game = resumed(payload)
+    except ValueError:
+        app.store.clear_game()
+        app.notify("Save unreadable - new game")
+        new()
+        return
+    app.push(cls(app, game))
+
+
 def ask_players(app, cls, title, lo, hi, start):
     """Push a new ``cls`` scoreboard that first asks the player count in its own list (a
     picker screen would be one more module and screen to load); Back leaves without a game."""
