@@ -106,6 +106,12 @@ def replay(data, steps=None):
             game.apply(actions[i])
         except ValueError as e:
             raise ValueError("game record corrupt at action {}: {}".format(i + 1, e)) from None
+        if len(game._log) != i + 1:
+            # an action that starts a new record (Let's Do Lunch's next game) inside one
+            raise ValueError("game record corrupt at action {}: a record ends there".format(
+                i + 1))
+    if steps is None and game.to_bytes() != bytes(data):
+        raise ValueError("game record is not in its one written form")
     return game
 
 

@@ -60,7 +60,8 @@ class LetsDoLunchGame(Game):
             raise ValueError("a record starts at a game's first roll")
 
     def apply(self, action):
-        if action == NEXT_GAME and self.current_player() == TABLE and self.ended is not None:
+        if (type(action) is int and action == NEXT_GAME and self.current_player() == TABLE
+                and self.ended is not None):
             self.set_base(self.engine.to_bytes())  # a new record: the last game is final
             return None
         return Game.apply(self, action)

@@ -120,7 +120,12 @@ class Game:
                 self._do(a)
                 self._log.append(a)
         except ValueError:
-            self._log = log  # cannot happen for a log this object made: keep it intact
+            # cannot happen for a log this object made; if it does, be the game as it was
+            self._log = []
+            self._start()
+            for a in log:
+                self._do(a)
+            self._log = log
             raise
 
     # ---- saved bytes and records ------------------------------------------------------------

@@ -271,3 +271,29 @@ def test_lets_do_lunch_each_game_is_a_record():
             nxt = games.parse(records[i + 1])[2]
             assert r.engine.scores == games.replay(records[i + 1], 0).engine.scores
             assert len(nxt) > 0
+
+
+def test_records_are_read_in_their_one_written_form():
+    from shared_rules._codec import checksum
+
+    g = games.new("space_lunch")
+    for a in (3, 7, 7):
+        g.apply(a)
+    data = g.to_bytes()
+    body = data[:-2]
+    # the action 3 written in two bytes (0x83 0x00) instead of one
+    odd = body[:7] + bytes([0x83, 0x00]) + body[8:]
+    with raises(ValueError, "written form"):
+        games.replay(odd + checksum(odd))
+    # a Let's Do Lunch record with "next game" inside it
+    ldl = games.new("lets_do_lunch")
+    rng = Rng(2)
+    while not (ldl.current_player() == games.TABLE and ldl.ended is not None):
+        ldl.apply(choose(ldl, rng))
+    inner = ldl.to_bytes()[:-2] + bytes([0]) + bytes([233 & 127 | 128, 1])
+    with raises(ValueError, "a record ends there"):
+        games.replay(inner + checksum(inner))
+    for not_zero in (False, 0.0):
+        with raises(ValueError):
+            ldl.apply(not_zero)
+    assert ldl.ended is not None
