@@ -9,7 +9,15 @@ what every game object offers and docs/design.md for the record format.
 """
 
 from shared_rules._codec import checksum
-from shared_rules.protocol import CHANCE, FORMAT, MAX_PARAMS, TABLE, TERMINAL, read_actions
+from shared_rules.protocol import (
+    CHANCE,
+    FORMAT,
+    MAX_PARAMS,
+    TABLE,
+    TERMINAL,
+    encode,
+    read_actions,
+)
 
 __all__ = ("IDS", "CHANCE", "TERMINAL", "TABLE", "new", "record", "replay", "from_bytes",
            "parse", "game_id_of", "module_of")
@@ -93,6 +101,8 @@ def replay(data, steps=None):
     """The game after all of a record's actions, or after the first ``steps``. ValueError
     when the record is corrupt or an action in it is not legal where it stands."""
     index, params, base, actions = parse(data)
+    if encode(index, params, base, actions) != bytes(data):
+        raise ValueError("game record is not in its one written form")
     if steps is not None:
         if type(steps) is not int or steps < 0 or steps > len(actions):
             raise ValueError("steps must be 0..{}".format(len(actions)))
@@ -110,8 +120,6 @@ def replay(data, steps=None):
             # an action that starts a new record (Let's Do Lunch's next game) inside one
             raise ValueError("game record corrupt at action {}: a record ends there".format(
                 i + 1))
-    if steps is None and game.to_bytes() != bytes(data):
-        raise ValueError("game record is not in its one written form")
     return game
 
 

@@ -32,6 +32,20 @@ def put_action(out, a):
     out.append(a)
 
 
+def encode(index, params, base, actions):
+    """A record's bytes (docs/design.md, "The game protocol")."""
+    out = bytearray((FORMAT, index, len(params)))
+    out.extend(bytes(params))
+    n = len(base)
+    out.append(n >> 8)
+    out.append(n & 255)
+    out.extend(base)
+    for a in actions:
+        put_action(out, a)
+    out.extend(checksum(out))
+    return bytes(out)
+
+
 def read_actions(data, pos, end):
     out = []
     while pos < end:
@@ -133,16 +147,7 @@ class Game:
     def to_bytes(self):
         """The record (format 1): version, game index, parameters, base state, actions,
         checksum. It is also the saved game: ``games.from_bytes`` replays it."""
-        out = bytearray((FORMAT, self.index, len(self.params)))
-        out.extend(bytes(self.params))
-        n = len(self.base)
-        out.append(n >> 8)
-        out.append(n & 255)
-        out.extend(self.base)
-        for a in self._log:
-            put_action(out, a)
-        out.extend(checksum(out))
-        return bytes(out)
+        return encode(self.index, self.params, self.base, self._log)
 
     def set_base(self, base):
         """Start the log from a saved engine state instead of a new game (Let's Do Lunch: each
