@@ -414,7 +414,7 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     assert sim.texts()[:2] == ["Strength", "18"]
     assert {"fake_days", "fake_days_rules", "fake_days_late"} & set(sys.modules) == set()
     assert "companion.aqua" in sys.modules and "shared_rules._compat" in sys.modules
-    assert menu._loaded[0] == "aqua_calc"  # the calculator, opened from the Aqua Brunch list
+    assert menu._loaded[0] == "aqua_brunch"  # the calculator counts as its list's game
 
 
 def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
@@ -610,3 +610,19 @@ def test_a_record_too_long_with_the_names_is_kept_without_them(nvm):
     assert open_envelope(kept[1], kept[2]) == (0, [], record)
     app.keep_record(record + bytes(20))  # too long even so: said, not a crash
     assert "too long" in " ".join(sim.texts())
+
+
+def test_a_scoreboard_opened_from_its_list_does_not_unload_the_list(monkeypatch):
+    """The Aqua Brunch list opens the scoreboard and the calculator from its own code: they
+    count as the same game, so nothing the list runs is dropped under it."""
+    import sys
+
+    import companion.menu as menu
+
+    monkeypatch.setattr(menu, "UNLOAD", True)
+    monkeypatch.setattr(menu, "_loaded", [None, ()])
+    sim = run("pico-display-pack", "wait:3000 " + TO_AQUA)
+    assert menu._loaded[0] == "aqua_brunch" and "companion.aqua_tools" in sys.modules
+    assert menu.forget_other_games("aqua_score") == []
+    assert menu.forget_other_games("aqua_calc") == []
+    assert sim.texts()[0] == "Strength"

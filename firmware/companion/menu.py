@@ -44,6 +44,15 @@ UNLOAD = _on_device()
 _loaded = [None, ()]  # the game whose code is in memory, and the modules loaded before it
 
 
+def _family(game_id):
+    """The menu row a game belongs to: a scoreboard opened from its game's list is that game,
+    so opening it from the list's own code does not unload the list while it runs."""
+    for board, game, _module in SCOREBOARDS:
+        if board == game_id:
+            return game
+    return game_id
+
+
 def forget_other_games(game_id):
     """Unload every module loaded since another game was opened (its screens and its rules,
     whether its opening or its play imported them): one game's code fits a Pico's heap beside
@@ -55,7 +64,7 @@ def forget_other_games(game_id):
     modules must not be swapped under them."""
     import sys
 
-    if not UNLOAD or _loaded[0] is None or _loaded[0] == game_id:
+    if not UNLOAD or _loaded[0] is None or _loaded[0] == _family(game_id):
         return []
     before = set(_loaded[1])
     dropped = sorted([name for name in sys.modules if name not in before])
@@ -70,8 +79,8 @@ def _import_game(game_id, module_name):
     """Import a game's screen module, noting what was in memory before the game's first."""
     import sys
 
-    if _loaded[0] != game_id:
-        _loaded[0] = game_id
+    if _loaded[0] != _family(game_id):
+        _loaded[0] = _family(game_id)
         _loaded[1] = tuple(sorted(sys.modules))
     return __import__(module_name, None, None, ["open"])
 
@@ -98,10 +107,12 @@ def open_game(app, game_id, payload=None):
         if saved is not None and saved[0] == game_id:
             payload = saved[1]  # opening the game from the menu carries on the saved one
     module = _import_game(game_id, info[3])
+    if payload is None:
+        module.open(app, None)
+        _warn_if_memory_is_full(app, game_id)
+        return
     try:
         module.open(app, payload)
-        if payload is None:
-            _warn_if_memory_is_full(app, game_id)
     except ValueError:
         # a saved game this firmware cannot read: say so and start that game fresh
         app.store.clear_game()
