@@ -30,8 +30,6 @@ of a game (its summary and record), and a resume after ``reset``.
 _AQUA = "next next ok next ok"  # Aqua Brunch, then Strength in its list
 _THREE = "ok next*5 ok next*5 ok next*5 ok"
 
-# Space Lunch: its screens (~21 KB kept) and rules, hints and protocol (~29 KB) beside the app
-
 FLOWS = [
     {
         "flow": "start",
