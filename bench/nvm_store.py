@@ -122,7 +122,7 @@ def micropython_figures():
     code = "IMAGE = {!r}\n".format(bytes(nvm.mem)) + MP_CODE
     try:
         res = mplane.run(code=code, timeout=120)
-    except Exception as exc:  # noqa: BLE001 - no node: say so, keep the other figures
+    except Exception as exc:  # no node: say so, keep the other figures
         print("MicroPython heap: skipped ({})".format(exc))
         return
     line = [x for x in res.output.splitlines() if x.startswith("@@HEAP")]

@@ -81,7 +81,7 @@ def sizes():
         for _ in range(30):
             try:
                 rec = random_record(gid, params, rng)
-            except Exception as e:  # noqa: BLE001 - an engine still being built
+            except Exception as e:  # an engine still being built
                 print("{:<28} (no figures: {})".format(label, e))
                 break
             if rec is not None:

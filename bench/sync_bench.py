@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 
-from lunchbox import fileset, profiles, sync  # noqa: E402
+from lunchbox import fileset, profiles, sync
 
 PROFILE = "pico-display-pack"
 CHANGED = "companion/__init__.py"

@@ -10,7 +10,7 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+from lunchbox.sim import Simulator  # after the SDL settings
 
 
 def _wired():

@@ -11,8 +11,8 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox import sim_hw  # noqa: E402
-from lunchbox.sim import Simulator  # noqa: E402
+from lunchbox import sim_hw
+from lunchbox.sim import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ BODY = bytes(range(256)) * 1000
 class _Handler(http.server.BaseHTTPRequestHandler):
     hits = []
 
-    def do_GET(self):  # noqa: N802 (http.server's name)
+    def do_GET(self):  # (http.server's name)
         _Handler.hits.append(self.path)
         if self.path.startswith("/missing"):
             self.send_error(404, "Not Found")

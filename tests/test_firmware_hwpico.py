@@ -11,7 +11,7 @@ import pytest
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
-from test_firmware_core import DISPLAY_PACK, SSD1306  # noqa: E402 - the rendered profiles
+from test_firmware_core import DISPLAY_PACK, SSD1306  # the rendered profiles
 
 ROOT = Path(__file__).resolve().parent.parent
 calls = {}

@@ -9,8 +9,8 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.sim import Simulator  # noqa: E402
-from lunchbox.sim_inspect import walk  # noqa: E402
+from lunchbox.sim import Simulator
+from lunchbox.sim_inspect import walk
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
             "pico2-ssd1306-5btn")

@@ -9,7 +9,7 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
+from lunchbox.sim import Simulator  # after the SDL settings
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 # menu rows: 0 Space Lunch, 1 Let's Do Lunch, 2 Aqua Brunch, 3 Space Battle, 4 Space Days,

@@ -381,7 +381,7 @@ def test_pinned_without_digest_refused(board):
 
 def test_pinned_download_then_flash(board, tmp_path):
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             self.send_response(200)
             self.send_header("Content-Length", str(len(IMAGE)))
             self.end_headers()

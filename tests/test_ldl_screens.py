@@ -13,7 +13,7 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from lets_do_lunch_presses import (  # noqa: E402 - after the SDL settings
+from lets_do_lunch_presses import (  # after the SDL settings
     BACK,
     NEXT,
     OK,

@@ -9,11 +9,11 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-import scorekeys  # noqa: E402
+import scorekeys
 
-from lunchbox.sim import Simulator  # noqa: E402 - after the SDL settings
-from shared_rules import aqua_brunch as ab  # noqa: E402
-from shared_rules.aqua_brunch_score import FOOD, AquaScore  # noqa: E402
+from lunchbox.sim import Simulator  # after the SDL settings
+from shared_rules import aqua_brunch as ab
+from shared_rules.aqua_brunch_score import FOOD, AquaScore
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI", "GWENDOLY"]

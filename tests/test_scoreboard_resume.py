@@ -8,7 +8,7 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.sim import Simulator  # noqa: E402
+from lunchbox.sim import Simulator
 
 BAD = b"\x01\x07\x01\x02\x00\x00\x05\x00\x00"  # framed like a record, fails its checksum
 

@@ -14,9 +14,9 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.errors import LunchboxError  # noqa: E402
-from lunchbox.sim_script import compile_script  # noqa: E402
-from lunchbox.sim_term import parse_keys, pick_factor, render_lines  # noqa: E402
+from lunchbox.errors import LunchboxError
+from lunchbox.sim_script import compile_script
+from lunchbox.sim_term import parse_keys, pick_factor, render_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", DISPLAY="",

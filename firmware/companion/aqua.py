@@ -19,7 +19,7 @@ ROW_AQUA = SLOTS
 ROW_CLEAR = SLOTS + 1
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     calc = AquaCalc.from_bytes(payload) if payload is not None else None
     app.push(AquaScreen(app, calc))
 

@@ -26,7 +26,7 @@ from .tally import TallyScreen, ask_players, resumed
 _FOOD_ORDER = (6, 5, 4, 3, 2, 1, 0)  # the most valuable first
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     """Resume ``payload``; None or b"" (the Aqua Brunch list's "New scoreboard"): a new one."""
     if payload:
         app.push(AquaScoreScreen(app, resumed(payload)))

@@ -24,7 +24,7 @@ def _is_scoreboard(payload):
         return False  # not a record: the calculator's own five bytes
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     """The Aqua Brunch list; a saved calculator hand (or scoreboard) opens straight away. The
     list closes when it opens something: a screen left under it would cost a Pico its widgets
     (13-16 KB)."""

@@ -30,7 +30,7 @@ LEVEL_TITLES = ("Gold points", "Silver points", "Bronze points")
 CARD_LABELS = ["{} {}".format(NAMES[i // 3], i % 3 + 1) for i in range(15)]
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     if payload is not None:
         app.push(RaceScreen(app, resumed(payload)))
         return

@@ -19,7 +19,7 @@ GAME_ID = "days_score"
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     if payload is not None:
         app.push(DaysScreen(app, resumed(payload)))
         return

@@ -58,7 +58,7 @@ def setup_of(game):
     return (code // 4, code % 4, bool(p[3]))
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name
     if payload is None:
         app.push(SetupScreen(app))
         return

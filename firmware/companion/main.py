@@ -27,7 +27,7 @@ def run(hw, store=None):
             app = App(hw, store, start, resume=streak < 2, notice=notice)
             notice = None
             app.run()
-        except Exception as e:  # noqa: BLE001 - anything at all: show it, record it, restart
+        except Exception as e:  # anything at all: show it, record it, restart
             if app is not None and app.handled:
                 streak = 0
             streak += 1
@@ -43,16 +43,16 @@ def crashed(hw, store, exc, app=None, record=True):
         import traceback
 
         traceback.print_exception(exc)
-    except Exception:  # noqa: BLE001 - printing must never stop the restart
+    except Exception:  # printing must never stop the restart
         print("crash in", where, name, exc)
     if record:
         try:
             store.append_record(KIND_CRASH, crash_payload(name, str(exc), where))
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     try:
         show_crash(hw.display, "{}: {}".format(name, exc))
-    except Exception:  # noqa: BLE001 - a broken display must not stop the restart either
+    except Exception:  # a broken display must not stop the restart either
         pass
     start = hw.clock()
     while ticks_diff(hw.clock(), start) < CRASH_SHOW_MS:

@@ -53,7 +53,7 @@ def register(parser):
                         help="write the README screenshots (menu, Aqua Brunch; both displays)")
 
 
-class SimInterrupted(BaseException):  # noqa: N818 - a signal, not an error
+class SimInterrupted(BaseException):  # a signal, not an error
     """SIGTERM or Ctrl-C asked the simulator to stop: raised at the next idle, between two
     events, so never in the middle of an nvm write (a BaseException: the firmware's crash
     handler, ``except Exception``, lets it through)."""
@@ -63,7 +63,7 @@ class SimInterrupted(BaseException):  # noqa: N818 - a signal, not an error
         self.signum = signum
 
 
-class SimAbort(BaseException):  # noqa: N818
+class SimAbort(BaseException):
     """A LunchboxError raised inside the firmware's run (a shot: that cannot be written),
     carried past its crash handler so it is not recorded as a firmware crash."""
 
@@ -291,7 +291,7 @@ def setup_environment(mode):
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             import displayio  # noqa: F401
-            import microcontroller  # noqa: F401
+            import microcontroller
             import microcontroller.pin  # noqa: F401
             import pygame  # noqa: F401
             from adafruit_display_text import label  # noqa: F401

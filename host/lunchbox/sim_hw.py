@@ -10,13 +10,13 @@ NVM_SIZE = 4096  # microcontroller.nvm on RP2040/RP2350: one flash sector
 MAX_WATCHDOG_S = 8  # the largest watchdog timeout CircuitPython takes on RP2040/RP2350
 
 
-class SimStop(BaseException):  # noqa: N818 - not an error: the end of a simulator run
+class SimStop(BaseException):  # not an error: the end of a simulator run
     """Raised from the hardware hooks to end a run (window closed, script done, quit key).
 
     A BaseException so the firmware's crash handler (``except Exception``) lets it through."""
 
 
-class PowerCycle(BaseException):  # noqa: N818
+class PowerCycle(BaseException):
     """Raised by the ``reset`` script step: the session starts the firmware again."""
 
 

@@ -50,7 +50,7 @@ def crc32(data, start=0, end=None):
         if _native is not None:
             try:
                 _native_ok = (_native(b"123456789") & 0xFFFFFFFF) == CHECK
-            except Exception:  # noqa: BLE001 - any oddity: use the pure version
+            except Exception:  # any oddity: use the pure version
                 _native_ok = False
     if not _native_ok:
         return crc32_pure(data, start, end)

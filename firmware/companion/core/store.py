@@ -98,7 +98,7 @@ class Store:
         self._clear_state()
         try:
             self._mount()
-        except Exception as exc:  # noqa: BLE001 - mounting never raises
+        except Exception as exc:  # mounting never raises
             self.error = exc
             self._clear_state()
             self._dirty = True
@@ -353,7 +353,7 @@ class Store:
         try:
             size = len(self._nvm)
             data = self._nvm[0:size] if size >= MIN_SIZE else None
-        except Exception:  # noqa: BLE001 - no usable nvm: memory only
+        except Exception:  # no usable nvm: memory only
             size, data = 0, None
         if data is None:
             self.status = MSG_NO_NVM
@@ -376,7 +376,7 @@ class Store:
         self._dirty = True
         try:
             self._compact(self._seq, msg != MSG_BLANK, _NOTICES.index(msg))
-        except Exception as exc:  # noqa: BLE001 - e.g. a read-only file in the simulator
+        except Exception as exc:  # e.g. a read-only file in the simulator
             self.error = exc
             self._dirty = True
 
@@ -487,7 +487,7 @@ class Store:
             gid = None
             try:
                 gid = str(body[1:1 + n], "utf-8")
-            except Exception:  # noqa: BLE001, S110 - not UTF-8: not ours (raised below)
+            except Exception:  # not UTF-8: not ours (raised below)
                 pass
             if gid is None:
                 raise _Corrupt(MSG_CORRUPT)
