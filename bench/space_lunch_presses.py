@@ -81,26 +81,24 @@ class Plan:
 
 
 class Dealer:
-    """The device's deck in the dealt mode, drawn as the screen draws it (Rng(seed), one
-    weighted draw over the unseen cards each time a card is needed)."""
+    """The device's deck in the dealt mode, drawn as the screen draws it (V.deal: one weighted
+    draw over the unseen cards, from the game's seed and the number of actions so far)."""
 
     def __init__(self, seed):
-        self.rng = Rng(seed)
+        self.seed = seed
 
-    def pop(self, e):
-        choices = V.card_choices(e)
-        w = V.weights(e, choices)
-        return self.rng.weighted([(choices[i], w[i]) for i in range(len(w))])
+    def pop(self, e, n):
+        return V.deal(e, self.seed, n)
 
 
 def plan(difficulty, seed, first_boot=True, dealt=False):
     """Play one seeded game as a hint-following player; returns a Plan. ``dealt``: the device
-    deals (its deck seeded with ``seed``: set space_lunch_table.DEAL_SEED), OK places each."""
+    deals (its deck seeded with ``seed``: set space_lunch.DEAL_SEED), OK places each."""
     p = Plan(difficulty, seed)
     deck = deal(seed)
     dealer = Dealer(seed) if dealt else None
     p.dealt = dealt
-    g = games.new("space_lunch", difficulty)
+    g = games.new("space_lunch", difficulty, 0, *(V.seed_params(seed) if dealt else ()))
     e = g.engine
     p.game = g
     if first_boot:
@@ -114,7 +112,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
     cur = None
     while not e.is_over():
         if e.pending:
-            food = dealer.pop(e) if dealt else deck.pop(0)
+            food = dealer.pop(e, len(g.actions())) if dealt else deck.pop(0)
             keys = ["ok"] if dealt else _type(e, food)
             g.apply(food)
             if cur is None:
@@ -126,7 +124,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
             a = e.copy()
             a.apply(AUTOMA)
             if not a.is_over() and a.pending:
-                food = dealer.pop(a) if dealt else deck.pop(0)
+                food = dealer.pop(a, len(g.actions()) + 1) if dealt else deck.pop(0)
                 keys = ["ok"] if dealt else _type(a, food)
                 g.apply(AUTOMA)
                 g.apply(food)
@@ -161,10 +159,9 @@ def check(p, profile, sim_factory):
     from companion.core.store import Store
 
     sim = sim_factory(profile)
-    from companion import space_lunch, space_lunch_table
+    from companion import space_lunch
 
-    space_lunch._deal[0] = False  # the new-game list's Cards row is kept in RAM: start typed
-    space_lunch_table.DEAL_SEED[0] = p.seed if p.dealt else None
+    space_lunch.DEAL_SEED[0] = p.seed if p.dealt else None
     try:
         sim.run_script(p.script())
         # kind 1: a bare record; kind 3: the record at the end of an envelope (names, date)

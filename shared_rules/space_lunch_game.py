@@ -18,7 +18,11 @@ def _at(c):
 class SpaceLunchGame(Game):
     game_id = "space_lunch"
     index = 0
-    defaults = (0, 0)  # mode (0-3 solo difficulty, 4 two players), first seat (two players)
+    # mode (0-3 solo difficulty, 4 two players), first seat (two players), then four bytes
+    # the rules never read: the seed of the device's deal (big-endian; 0: the cards are
+    # typed), kept in the record so a dealt card comes up again after a power cut. A record
+    # made before them (two parameters) replays with them at 0.
+    defaults = (0, 0, 0, 0, 0, 0)
 
     def _check(self, params):
         if params[0] > MODE_DUEL:

@@ -62,11 +62,9 @@ def track_apps(monkeypatch):
         original(self, *a, **kw)
 
     monkeypatch.setattr(app_module.App, "__init__", init)
-    from companion import space_lunch, space_lunch_table
+    from companion import space_lunch
 
-    monkeypatch.setattr(space_lunch, "_deal", [False])  # module state: each test starts typed
-    monkeypatch.setattr(space_lunch, "_hints", [True])
-    monkeypatch.setattr(space_lunch_table, "DEAL_SEED", [None])
+    monkeypatch.setattr(space_lunch, "DEAL_SEED", [None])  # a test sets its dealt game's seed
     yield
     APPS.clear()
 
@@ -124,10 +122,10 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile)
 
 @pytest.mark.parametrize("difficulty", [1, 3])
 def test_dealt_mode_needs_only_ok(difficulty, profile):
-    from companion import space_lunch_table
+    from companion import space_lunch
 
     p = plan(difficulty, 50 + difficulty, dealt=True)
-    space_lunch_table.DEAL_SEED[0] = p.seed
+    space_lunch.DEAL_SEED[0] = p.seed
     sim = run(profile, stepwise(p))
     check_steps(sim, p)
     assert set(p.words[1 + p.setup:]) == {"ok"}  # after the menu: nothing but OK
@@ -159,19 +157,25 @@ def test_hints_off(profile, tmp_path):
     assert t[0].startswith("Take c1 r1")
     assert "OK: take  </>: move" in t
     assert not any(x == "no danger" or x.startswith("Automa next") for x in t)
-    # hints off, the threat warning stays: the all-OK Easy game's threat turn (45 OKs in, hints
-    # on), resumed with hints off
-    from companion import space_lunch
-
-    space_lunch._hints[0] = True  # the switch is kept in RAM: the run above turned it off
+    # the threat turn of the all-OK Easy game (45 OKs in, hints on: words and red LEDs), then
+    # Settings > Hints off (the resume prompt's Back keeps the game; Settings is the last
+    # row of the menu, Hints its fourth), and the game opened again from the menu: no
+    # suggestion, no warning in words, LEDs dark
     nvm = str(tmp_path / "nvm.bin")
-    run(profile, "wait:3000 ok ok ok*45", nvm)
-    space_lunch._hints[0] = False
-    sim = run(profile, "ok", nvm)
-    t = sim.texts()
-    assert "the Automa wins with c2 r3 next" in t or "Automa wins at c2 r3" in t
-    assert not any(x.startswith("use ") or x.endswith(" saves") for x in t)
+    sim = run(profile, "wait:3000 ok ok ok*45", nvm)
     assert any(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in sim.pixels.shown)  # red
+    run(profile, "back prev ok next*3 ok", nvm)
+    sim = run(profile, "back ok", nvm)
+    assert type(sim.app().top).__name__ == "SoloScreen"
+    t = sim.texts()
+    assert not any("Automa wins" in x or x.startswith("use ") or x.endswith(" saves")
+                   for x in t), t
+    assert t[-1] == "OK: take  </>: move"
+    assert not any(any(c) for c in sim.pixels.shown)  # the LEDs stay dark
+    # and back on: the warning again
+    run(profile, "back prev ok next*3 ok", nvm)
+    t = run(profile, "back ok", nvm).texts()
+    assert "use Hot Drink c2 r3 to save" in t or "Hot Drink c2 r3 saves" in t
 
 
 def _prefix(p, n):

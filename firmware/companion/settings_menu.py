@@ -1,5 +1,6 @@
-"""Settings: brightness, LEDs, player names, About. Imported when Settings opens and let go
-when it closes (on the device), so a game never carries its code."""
+"""Settings: brightness, LEDs, player names, Space Lunch's hints and cards, About. Imported
+when Settings opens and let go when it closes (on the device), so a game never carries its
+code."""
 
 from . import __version__
 from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
@@ -21,11 +22,14 @@ class SettingsScreen(ListScreen):
             menu.unload(sys, __name__)  # freed with the last Settings screen
 
     def items(self):
-        return ["Brightness", "LEDs", "Player names", "About"]
+        # "Lunch cards": "Space Lunch cards" and its mark do not fit a row (18 characters on
+        # the colour display)
+        return ["Brightness", "LEDs", "Player names", "Hints", "Lunch cards", "About"]
 
     def marks(self):
         s = self.app.settings
-        return ["{}%".format(s.brightness), "on" if s.leds else "off", "", ""]
+        return ["{}%".format(s.brightness), "on" if s.leds else "off", "",
+                "on" if s.hints else "off", "dealt" if s.deal else "typed", ""]
 
     def activate(self, index):
         app = self.app
@@ -49,6 +53,15 @@ class SettingsScreen(ListScreen):
             app.push(ItemPicker(app, "LEDs", ["On", "Off"], 0 if s.leds else 1, chosen))
         elif index == 2:
             app.push(PlayersScreen(app))
+        elif index in (3, 4):
+            # Space Lunch's switches: one press flips one, saved at once (the game's new-game
+            # list shows and flips the same two)
+            if index == 3:
+                s.hints = not s.hints
+            else:
+                s.deal = not s.deal
+            app.save_settings()
+            self.refresh_items()
         else:
             app.push(AboutScreen(app))
 

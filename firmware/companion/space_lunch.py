@@ -1,5 +1,5 @@
 """Space Lunch on the device: the entry point, the new-game list (difficulty or two players,
-the Hints and Cards switches) and "Who starts?".
+the Hints and Cards switches, the same two as in Settings) and "Who starts?".
 
 One screen shows the whole table: the grid by food with the Pick and Solo tokens, the
 Automa's next card framed, both sides' sets against what they need, the deck and coupons, a
@@ -23,11 +23,10 @@ from .screens import ListScreen
 
 GAME_ID = "space_lunch"
 MODE_DUEL = 4
-_hints = [True]  # used when the app's settings have no hints flag (yet)
-_deal = [False]  # the device deals (kept until a restart unless the settings keep it)
+DEAL_SEED = [None]  # tests set the seed of the next dealt game; the device uses os.urandom
 
 
-def open(app, payload=None):  # noqa: A001 - the game-module entry point name
+def open(app, payload=None):  # the game-module entry point name (shadows open())
     # the hints' module first, while the heap is emptiest: compiling it on the Pico needs
     # ~29 KB free for a moment, more than is left once the game is on screen
     # (bench/firmware_memory.py)
@@ -49,31 +48,17 @@ def screen_for(app, game):
     return DuelScreen(app, game)
 
 
-def hints_on(app):
-    """Hints (the suggested card, the advice line, the LEDs) on or off: the Settings flag
-    when the app's settings have one, else this module's own (kept until a restart)."""
-    return getattr(app.settings, "hints", _hints[0])
+def new(app, mode, first=0):
+    """A new game. When the device deals the cards (Settings > Lunch cards), the deal's seed
+    goes into the game's parameters, so the record can deal every card again."""
+    if not app.settings.deal:
+        return games.new(GAME_ID, mode, first)
+    seed = DEAL_SEED[0]
+    if seed is None:
+        import os
 
-
-def deal_on(app):
-    """Cards typed (False) or dealt by the device from its own shuffled deck (True)."""
-    return getattr(app.settings, "deal", _deal[0])
-
-
-def set_deal(app, on):
-    if hasattr(app.settings, "deal"):
-        app.settings.deal = on
-        app.save_settings()
-    else:
-        _deal[0] = on
-
-
-def set_hints(app, on):
-    if hasattr(app.settings, "hints"):
-        app.settings.hints = on
-        app.save_settings()
-    else:
-        _hints[0] = on
+        seed = int.from_bytes(os.urandom(4), "big")
+    return games.new(GAME_ID, mode, first, *V.seed_params(seed or 1))
 
 
 class SetupScreen(ListScreen):
@@ -86,21 +71,24 @@ class SetupScreen(ListScreen):
         return [row[0] for row in DIFFICULTIES] + ["Two players", "Hints", "Cards"]
 
     def marks(self):
-        app = self.app
+        s = self.app.settings
         return [V.setup_mark(i) for i in range(4)] + [
-            "", "on" if hints_on(app) else "off", "dealt" if deal_on(app) else "typed"]
+            "", "on" if s.hints else "off", "dealt" if s.deal else "typed"]
 
     def activate(self, index):
         app = self.app
         if index >= 5:
+            # the switches of Settings (kept there): one press flips one
+            s = app.settings
             if index == 5:
-                set_hints(app, not hints_on(app))
+                s.hints = not s.hints
             else:
-                set_deal(app, not deal_on(app))
+                s.deal = not s.deal
+            app.save_settings()
             self.refresh_items()
             return
         if index < 4:
-            app.replace(screen_for(app, games.new(GAME_ID, index)))
+            app.replace(screen_for(app, new(app, index)))
             return
         app.push(FirstPlayer(app))
 
@@ -116,6 +104,6 @@ class FirstPlayer(ListScreen):
     def activate(self, index):
         app = self.app
         app.pop()  # this list, then the new-game list gives way to the game
-        app.replace(screen_for(app, games.new(GAME_ID, MODE_DUEL, index)))
+        app.replace(screen_for(app, new(app, MODE_DUEL, index)))
 
 

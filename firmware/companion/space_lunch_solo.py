@@ -1,13 +1,13 @@
 """Space Lunch solo: the human against the Automa. The side panel shows both sides' sets
 against what each needs, the deck and the coupons; the bottom line the hint; the LEDs turn red
-on a threat and green when a take wins."""
+on a threat and green when a take wins. With hints off (Settings) there is no suggestion, no
+advice and no threat warning, in words or on the LEDs."""
 
 import displayio
 
 from shared_rules.space_lunch_actions import AUTOMA_SEAT, DIFFICULTIES, decode, where
 
 from .core import space_lunch_view as V
-from .space_lunch import hints_on
 from .space_lunch_table import SpaceLunchScreen
 from .ui import text
 
@@ -51,7 +51,7 @@ class SoloScreen(SpaceLunchScreen):
         return self.hint
 
     def _suggested(self):
-        if not hints_on(self.app):
+        if not self.app.settings.hints:
             return None
         return self._advice()[1]
 
@@ -100,13 +100,13 @@ class SoloScreen(SpaceLunchScreen):
             else:
                 line = "OK: card moved" if mono else "Automa takes {} (food {})".format(
                     where(c), e.grid[c])
-            led = self._advice()[3] if hints_on(self.app) else V.warning(e)[1]
+            if self.app.settings.hints:
+                led = self._advice()[3]
         else:
             title, line, cursor = self._turn_lines()
-            if hints_on(self.app):
+            words = ""
+            if self.app.settings.hints:
                 _, _, words, led = self._advice()
-            else:
-                words, led = V.warning(e, short=mono)
             if words and self.coupon is None and self.options is None:
                 line = words
         if led == V.LED_THREAT:

@@ -9,13 +9,10 @@ from .core import space_lunch_view as V
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
 from .game import GameScreen, new_game
-from .space_lunch import deal_on
 from .space_lunch_coupon import Coupons
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
 from .ui import TitleBar, text
-
-DEAL_SEED = [None]  # tests set a seed; the device seeds from os.urandom
 
 
 class Layout:
@@ -45,9 +42,10 @@ class SpaceLunchScreen(Coupons, GameScreen):
         self.choices = []
         self.stops = []
         self.hint = None  # (key, suggested action, advice words, LED state)
-        self.dealing = deal_on(app)  # the device deals the cards: nothing is typed
-        self.dealt = {}  # action count -> the card dealt there
-        self._rng = None
+        # the device deals the cards (nothing is typed) when the game was started so: its
+        # record keeps the deal's seed
+        self.seed = V.seed_of(game.params)
+        self.dealing = self.seed != 0
         super().__init__(app, game)
         d = self.d
         lay = self.lay = Layout(d)
@@ -85,13 +83,13 @@ class SpaceLunchScreen(Coupons, GameScreen):
         if self.game.is_terminal():
             return
         if e.pending:
-            self._wheel_for(e)
+            self._wheel_for(e, self.key)
         elif self._automa_turn():
             if e.deck:
                 a = e.copy()
                 a.apply(AUTOMA)
                 if not a.is_over() and a.pending:
-                    self._wheel_for(a)
+                    self._wheel_for(a, self.key + 1)
         else:
             self.stops = V.stops(e)
             want = self._suggested()
@@ -101,31 +99,16 @@ class SpaceLunchScreen(Coupons, GameScreen):
                 if target in self.stops:
                     self.sel = self.stops.index(target)
 
-    def _wheel_for(self, e):
-        self.choices = V.card_choices(e)
+    def _wheel_for(self, e, n):
+        """The food wheel for the card to enter in ``e`` (``n`` actions into the game); when
+        the device deals, the one card it deals there (the same card every time it is asked,
+        after an undo or a power cut too)."""
         if self.dealing:
-            # the device's own deck: one card, drawn once per state (kept through undo)
-            food = self.dealt.get(self.key)
-            if food not in self.choices:
-                w = V.weights(e, self.choices)
-                food = self.rng().weighted([(self.choices[i], w[i]) for i in range(len(w))])
-                self.dealt[self.key] = food
-            self.choices = [food]
+            self.choices = [V.deal(e, self.seed, n)]
             self.sel = 0
             return
+        self.choices = V.card_choices(e)
         self.sel = V.picker_start(self.choices, V.weights(e, self.choices))
-
-    def rng(self):
-        if self._rng is None:
-            import os
-
-            from shared_rules._compat import Rng
-
-            seed = DEAL_SEED[0]
-            if seed is None:
-                seed = int.from_bytes(os.urandom(4), "big")
-            self._rng = Rng(seed)
-        return self._rng
 
     def _automa_turn(self):
         return False
@@ -236,7 +219,6 @@ class SpaceLunchScreen(Coupons, GameScreen):
     def enter_card(self):
         food = self.choices[self.sel]
         if self._automa_turn():
-            self.dealt[self.key + 1] = food  # the card just placed, not a new draw
             if not self.act(AUTOMA) or self.game.is_terminal():
                 return
         self.act(food)

@@ -15,6 +15,31 @@ def test_settings_round_trip():
     assert d.brightness == 50 and d.leds and len(d.names) == MAX_PLAYERS
 
 
+def test_settings_keep_space_lunch_hints_and_cards():
+    s = AppSettings(70, False, ["ANNA", "BO", "P3", "P4", "P5", "P6", "P7"], hints=False,
+                    deal=True)
+    t = AppSettings.from_bytes(s.to_bytes())
+    assert (t.hints, t.deal, t.leds, t.names) == (False, True, False, s.names)
+    for hints in (True, False):
+        for deal in (True, False):
+            u = AppSettings.from_bytes(AppSettings(hints=hints, deal=deal).to_bytes())
+            assert (u.hints, u.deal, u.leds) == (hints, deal, True)
+    d = AppSettings()
+    assert d.hints and not d.deal  # hints on, cards typed
+
+
+def test_settings_saved_before_hints_and_cards_read_as_the_defaults():
+    # the bytes format 1 wrote before the two switches: version, 60%, LEDs off, two names...
+    old = bytes((1, 60, 0, 7)) + b"".join(bytes((len(n),)) + n.encode() for n in
+                                         ("ANNA", "BO", "P3", "P4", "P5", "P6", "P7"))
+    s = AppSettings.from_bytes(old)
+    assert (s.brightness, s.leds, s.names[:2], s.hints, s.deal) == (60, False, ["ANNA", "BO"],
+                                                                    True, False)
+    assert s.to_bytes() == old  # at the defaults: the same bytes (older firmware reads them)
+    with raises(ValueError, "bad flags"):
+        AppSettings.from_bytes(old[:2] + bytes((8,)) + old[3:])  # a flag no firmware wrote
+
+
 def test_settings_reject_bad_values():
     with raises(ValueError, "brightness"):
         AppSettings(55)

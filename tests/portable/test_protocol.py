@@ -11,7 +11,8 @@ from shared_rules._compat import Rng
 
 ON_MP = sys.implementation.name != "cpython"
 GAMES = 2 if ON_MP else 6  # seeded games per game id (the soak plays many more)
-MAX_STEPS = 120 if ON_MP else 250  # a Let's Do Lunch match or a Space Battle race can run long: enough to check
+# A Let's Do Lunch match or a Space Battle race can run long: MAX_STEPS is enough to check
+MAX_STEPS = 120 if ON_MP else 250
 # Per-game hook: games that need more steps to reach their end (six Aqua Brunch rounds of three
 # players take about 240 actions): the first seeded game of each runs that long, so the lane
 # sees them end too.
@@ -197,10 +198,11 @@ def test_ids_and_defaults():
 def test_bad_ids_and_settings():
     with raises(ValueError, "no game called"):
         games.new("chess")
-    for game_id, bad in (("space_lunch", (5,)), ("lets_do_lunch", (0,)), ("lets_do_lunch", (20, 0, 4)),
-                         ("lets_do_lunch", (20, 0, 9)), ("lets_do_lunch", (20, 0, 3, 2)), ("aqua_brunch", (2,)),
+    for game_id, bad in (("space_lunch", (5,)), ("lets_do_lunch", (0,)),
+                         ("lets_do_lunch", (20, 0, 4)), ("lets_do_lunch", (20, 0, 9)),
+                         ("lets_do_lunch", (20, 0, 3, 2)), ("aqua_brunch", (2,)),
                          ("aqua_brunch", (8,)), ("space_battle", (6,)), ("space_days", (1,)),
-                         ("space_days", (2, 2)), ("space_lunch", (0, 0, 0)),
+                         ("space_days", (2, 2)), ("space_lunch", (0,) * 7),
                          ("space_lunch", (-1,)), ("space_lunch", (True,))):
         with raises(ValueError):
             games.new(game_id, *bad)
@@ -282,7 +284,8 @@ def test_records_are_read_in_their_one_written_form():
     data = g.to_bytes()
     body = data[:-2]
     # the action 3 written in two bytes (0x83 0x00) instead of one
-    odd = body[:7] + bytes([0x83, 0x00]) + body[8:]
+    at = 5 + len(g.params)  # format, game, count, the parameters, base length
+    odd = body[:at] + bytes([0x83, 0x00]) + body[at + 1:]
     with raises(ValueError, "written form"):
         games.replay(odd + checksum(odd))
     # a Let's Do Lunch record with "next game" inside it

@@ -131,15 +131,13 @@ def test_suggest_uses_a_chill_jar_to_win():
 
 def test_threat_lights_red():
     g = opened()
-    assert V.warning(g) == ("", V.LED_OFF)
+    assert V.leds(g) == V.LED_OFF
     # the Automa's next card (column 2, row 3: food 8) makes its fourth pair
     for food in (8, 10, 11, 12):
         g.taken[AUTOMA_SEAT][food] = 1
     for food in (10, 11, 12):
         g.taken[AUTOMA_SEAT][food] = 2
     assert V.leds(g) == V.LED_THREAT
-    assert V.warning(g) == ("the Automa wins with c2 r3 next", V.LED_THREAT)  # hints off too
-    assert len(V.warning(g, short=True)[0]) <= 21
     s = V.suggest(g)
     assert s is not None and s not in (take(1, 1), take(1, 2), take(1, 3))  # only a coupon helps
 
@@ -216,3 +214,81 @@ def test_evaluate_shares_the_ratings_and_agrees():
                     deck.append(g.grid[a - 30])
                 g.apply(a)
     assert checked > 10
+
+
+# --- the device's deal ----------------------------------------------------------------------
+
+def test_the_deal_seed_is_kept_in_the_game_parameters():
+    from shared_rules import games
+
+    g = games.new("space_lunch", 2, 0, *V.seed_params(0xDEADBEEF))
+    assert g.params == (2, 0, 0xDE, 0xAD, 0xBE, 0xEF) and V.seed_of(g.params) == 0xDEADBEEF
+    for food in (4, 9, 1):
+        g.apply(food)
+    back = games.from_bytes(g.to_bytes())
+    assert back.params == g.params and back.actions() == [4, 9, 1]
+    typed = games.new("space_lunch", 4, 1)
+    assert typed.params == (4, 1, 0, 0, 0, 0) and V.seed_of(typed.params) == 0
+    assert V.seed_of((2, 0)) == 0
+
+
+def test_a_record_from_before_the_seed_still_replays():
+    from shared_rules import games
+    from shared_rules.protocol import encode
+
+    old = encode(0, (1, 0), b"", [4, 9, 1, 12])  # two parameters, as records were written
+    g = games.replay(old)
+    assert g.params == (1, 0, 0, 0, 0, 0) and g.actions() == [4, 9, 1, 12]
+    assert V.seed_of(g.params) == 0  # typed
+    assert games.replay(g.to_bytes()).actions() == g.actions()  # saved again: six parameters
+
+
+def test_the_deal_gives_a_state_the_same_card_every_time():
+    from shared_rules import games
+
+    seed = 123456789
+    g = games.new("space_lunch", 0, 0, *V.seed_params(seed))
+    shown = []
+    while not g.is_terminal():
+        e = g.engine
+        n = len(g.actions())
+        if e.pending:
+            food = V.deal(e, seed, n)
+            assert food in V.card_choices(e)
+            assert V.deal(games.from_bytes(g.to_bytes()).engine, seed, n) == food  # power cut
+            shown.append(food)
+            g.apply(food)
+        elif e.turn == AUTOMA_SEAT:
+            g.apply(AUTOMA)
+        else:
+            g.apply(g.legal_actions()[0])
+    assert len(shown) >= 9
+    # the same seed deals the same card; another seed mostly another one
+    e = eight()
+    assert [V.deal(e, seed, n) for n in range(8, 40)] == [V.deal(e, seed, n) for n in range(8, 40)]
+    assert [V.deal(e, seed, n) for n in range(8, 40)] != [
+        V.deal(e, seed + 1, n) for n in range(8, 40)]
+
+
+def eight():
+    """A game waiting for its ninth opening card."""
+    g = Solo(EASY)
+    for t in OPENING[:8]:
+        g.apply(t)
+    return g
+
+
+def test_the_deal_is_even_over_seeds_and_over_steps():
+    # the first card of a game (twelve foods alike) over 600 seeds, and the card of one state
+    # over 600 steps of one seed: each food about 50 times
+    e = Solo(EASY)
+    for counts in ([V.deal(e, s, 0) for s in range(1, 601)],
+                   [V.deal(e, 99, n) for n in range(600)]):
+        per = [counts.count(f) for f in range(1, 13)]
+        assert min(per) >= 25 and max(per) <= 80, per
+    # a food with one unseen copy left comes about a third as often as one with three
+    g = eight()
+    g.taken[HUMAN][1] = 2  # food 1: on the grid and two taken: none unseen
+    g.taken[HUMAN][9] = 2  # food 9: two taken, one unseen
+    drawn = [V.deal(g, 7, n) for n in range(1100)]  # weights 24 in all: 9 ~46, 10 ~137
+    assert drawn.count(1) == 0 and 20 <= drawn.count(9) <= 75 and drawn.count(10) >= 95

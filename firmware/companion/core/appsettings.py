@@ -1,7 +1,11 @@
-"""The user's settings (portable): brightness, LEDs on/off and player names, as bytes for nvm.
+"""The user's settings (portable): brightness, LEDs on/off, player names, and Space Lunch's
+hints on/off and cards typed/dealt, as bytes for nvm.
 
-Format 1: version, brightness (0..100, a multiple of 10), flags (bit 0: LEDs on), name count,
-then each name as a length byte and ASCII bytes.
+Format 1: version, brightness (0..100, a multiple of 10), flags, name count, then each name as
+a length byte and ASCII bytes. Flags: bit 0 LEDs on, bit 1 hints OFF, bit 2 cards dealt by the
+device. The two later bits are 0 at their defaults (hints on, cards typed), so settings saved
+before they existed read as the defaults, and settings at the defaults are the same bytes as
+before (an older firmware or host tool still reads them).
 """
 
 from shared_rules._compat import const
@@ -11,6 +15,10 @@ MAX_PLAYERS = const(7)
 NAME_LEN = const(8)
 NAME_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"
 BRIGHTNESS_STEP = const(10)
+_LEDS = const(1)
+_NO_HINTS = const(2)
+_DEAL = const(4)
+_FLAGS = const(7)  # every flag this format knows
 
 
 def default_names():
@@ -27,13 +35,15 @@ def check_name(name):
 
 
 class AppSettings:
-    __slots__ = ("brightness", "leds", "names")
+    __slots__ = ("brightness", "leds", "names", "hints", "deal")
 
-    def __init__(self, brightness=50, leds=True, names=None):
+    def __init__(self, brightness=50, leds=True, names=None, hints=True, deal=False):
         if not (0 <= brightness <= 100 and brightness % BRIGHTNESS_STEP == 0):
             raise ValueError("brightness {!r}: 0..100 in steps of 10".format(brightness))
         self.brightness = brightness
         self.leds = bool(leds)
+        self.hints = bool(hints)  # Space Lunch: the suggested card, the advice, the threat LEDs
+        self.deal = bool(deal)  # Space Lunch: the device deals the cards (else they are typed)
         self.names = list(names) if names is not None else default_names()
         if len(self.names) != MAX_PLAYERS:
             raise ValueError("want {} player names, got {}".format(MAX_PLAYERS, len(self.names)))
@@ -41,7 +51,9 @@ class AppSettings:
             check_name(name)
 
     def to_bytes(self):
-        out = bytearray((_VERSION, self.brightness, 1 if self.leds else 0, len(self.names)))
+        flags = (_LEDS if self.leds else 0) | (0 if self.hints else _NO_HINTS) | (
+            _DEAL if self.deal else 0)
+        out = bytearray((_VERSION, self.brightness, flags, len(self.names)))
         for name in self.names:
             raw = name.encode()
             out.append(len(raw))
@@ -55,7 +67,8 @@ class AppSettings:
             raise ValueError("settings: {} bytes is too short".format(len(data)))
         if data[0] != _VERSION:
             raise ValueError("settings: unknown format version {}".format(data[0]))
-        if data[2] > 1:
+        flags = data[2]
+        if flags & ~_FLAGS:
             raise ValueError("settings: bad flags {}".format(data[2]))
         count = data[3]
         names = []
@@ -73,4 +86,4 @@ class AppSettings:
             at += 1 + n
         if at != len(data):
             raise ValueError("settings: {} trailing bytes".format(len(data) - at))
-        return cls(data[1], data[2] == 1, names)
+        return cls(data[1], flags & _LEDS, names, not flags & _NO_HINTS, flags & _DEAL)

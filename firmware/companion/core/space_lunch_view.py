@@ -46,6 +46,37 @@ def weights(e, choices):
     return [max(1, unseen(e, t)) for t in choices]
 
 
+_M32 = 0xFFFFFFFF
+
+
+def seed_of(params):
+    """The device's deal seed kept in a Space Lunch game's parameters (the four bytes after
+    the mode and the first seat, big-endian); 0 when its cards are typed."""
+    if len(params) < 6:
+        return 0
+    return (params[2] << 24) | (params[3] << 16) | (params[4] << 8) | params[5]
+
+
+def seed_params(seed):
+    """The four parameter bytes of a deal seed (1..2**32-1)."""
+    return ((seed >> 24) & 255, (seed >> 16) & 255, (seed >> 8) & 255, seed & 255)
+
+
+def deal(e, seed, n):
+    """The card the device deals in state ``e``, ``n`` actions into the game: one weighted
+    draw over the unseen copies (the same as a shuffled deck) from an Rng seeded with the
+    game's seed and ``n``, so a state always gets the same card: after an undo, and after a
+    power cut before the card was placed."""
+    from shared_rules._compat import Rng
+
+    h = (seed ^ (n * 0x9E3779B1)) & _M32  # then murmur3's finaliser: n and n + 1 far apart
+    h = ((h ^ (h >> 16)) * 0x85EBCA6B) & _M32
+    h = ((h ^ (h >> 13)) * 0xC2B2AE35) & _M32
+    choices = card_choices(e)
+    w = weights(e, choices)
+    return Rng(h ^ (h >> 16)).weighted([(choices[i], w[i]) for i in range(len(w))])
+
+
 def steps(n, i, j):
     """Presses from index i to j in a picker of n items that wraps (prev or next)."""
     d = (j - i) % n
@@ -239,19 +270,6 @@ def evaluate(e, short=False):
         return suggest(e), H.advice(e, short), leds(e)
     finally:
         H.hints = rate
-
-
-def warning(e, short=False):
-    """With hints off, the one warning that stays (a fact on the table, not advice): the
-    Automa's next card wins it the game. (words, LED state); ("", LED_OFF) when it does not."""
-    from shared_rules.space_lunch_hints import threat
-
-    t = threat(e) if not e.is_over() and not e.pending else None
-    if t is None or not t[2]:
-        return "", LED_OFF
-    if short:
-        return "Automa wins at " + where(t[0]), LED_THREAT
-    return "the Automa wins with {} next".format(where(t[0])), LED_THREAT
 
 
 # --- words ----------------------------------------------------------------------------------
