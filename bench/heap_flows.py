@@ -44,7 +44,7 @@ FLOWS = [
             ("brightness 60%", "prev*4 ok", "SettingsScreen"),
             ("player names", "next next ok", "PlayersScreen"),
             ("name editor", "ok", "NameEditor"),
-            ("about", "back back next ok", "AboutScreen"),
+            ("about", "back back next*3 ok", "AboutScreen"),  # past Hints, Lunch cards
         ],
     },
     {
