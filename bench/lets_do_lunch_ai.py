@@ -1,6 +1,7 @@
 """Let's Do Lunch computer opponent: move time on MicroPython and strength against greedy.
 
-Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
+Run from the repo root:
+``.venv/bin/python bench/lets_do_lunch_ai.py [--games N] [--pico-ref-ms MS]``
 (``--first-seed`` and ``--depth`` for other seed blocks and search depths; ``--mp-games 0`` to
 skip the MicroPython timing; ``--matches N`` adds N whole matches to 20 points, item 3).
 
@@ -185,12 +186,13 @@ def main():
         mean = sum(moves) / len(moves)
         p90 = moves[(len(moves) * 9) // 10]
         worst = moves[-1]
-        print("Let's Do Lunch AI (level HARD, expectimax depth {}) on MicroPython 1.27 (WebAssembly)"
+        print("Let's Do Lunch AI (level HARD, expectimax depth {}) on MicroPython 1.27 "
+              "(WebAssembly)"
               .format(ai.HARD_DEPTH))
         print("  reference loop: {:.1f} ms CPU (fastest of {} runs; median {:.1f} ms)".format(
             ref, len(refs), refs[len(refs) // 2]))
-        print("  {} decisions (each the fastest of 3 runs): mean {:.1f} ms, 90th percentile {:.1f} ms, "
-              "worst {:.1f} ms (CPU time)".format(
+        print("  {} decisions (each the fastest of 3 runs): mean {:.1f} ms, "
+              "90th percentile {:.1f} ms, worst {:.1f} ms (CPU time)".format(
             len(moves), mean, p90, worst))
         print("  ratio to the reference loop: mean {:.2f}, p90 {:.2f}, worst {:.2f}".format(
             mean / ref, p90 / ref, worst / ref))
@@ -199,7 +201,8 @@ def main():
               "p90 {:.0f} ms, worst {:.0f} ms (budget {} ms: {})".format(
                   source, args.pico_ref_ms, mean / ref * args.pico_ref_ms,
                   p90 / ref * args.pico_ref_ms, worst / ref * args.pico_ref_ms, BUDGET_MS,
-                  "OK" if worst / ref * args.pico_ref_ms <= BUDGET_MS else "OVER on the worst move"))
+                  "OK" if worst / ref * args.pico_ref_ms <= BUDGET_MS
+                  else "OVER on the worst move"))
         print("  reference loop, to time on a real board:" + REFERENCE.rstrip().replace(
             "\n", "\n      "))
 

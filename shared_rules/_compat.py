@@ -25,7 +25,8 @@ class Rng:
 
     def seed(self, seed):
         s = int(seed) & _MASK32
-        # Zero is the one state xorshift never leaves; map it (and mix small seeds) deterministically.
+        # Zero is the one state xorshift never leaves; map it (and mix small seeds)
+        # deterministically.
         s ^= 0x9E3779B9
         self.state = s or 0x9E3779B9
         for _ in range(4):  # let small seeds diffuse before the first draw

@@ -58,7 +58,8 @@ class LaneResult:
 def node():
     exe = shutil.which("node")
     if exe is None:
-        raise RuntimeError("Node.js is needed for the MicroPython lane (make test installs the rest)")
+        raise RuntimeError("Node.js is needed for the MicroPython lane "
+                           "(make test installs the rest)")
     return exe
 
 

@@ -82,7 +82,8 @@ def test_the_store_writes_nvm_as_the_device_accepts(tmp_path):
     of the calculator with saves, a power cut and a resume."""
     nvm = str(tmp_path / "nvm.bin")
     sim = Simulator("pico-ssd1306-5btn", nvm_path=nvm, mode="headless")
-    sim.run_script("next next ok next ok ok " + "next ok " * 3 + ("next ok prev ok " * 40) + "reset ok")
+    sim.run_script("next next ok next ok ok " + "next ok " * 3 + ("next ok prev ok " * 40)
+                   + "reset ok")
     assert sim.texts()[0].startswith("Strength")
     assert sim.nvm.writes > 80
     sim.close()

@@ -61,7 +61,8 @@ def test_module_that_does_not_compile_on_micropython_fails_the_lane(tmp_path):
 def test_lane_reports_a_failing_portable_test_with_micropython_traceback(tmp_path):
     tests = tmp_path / "t"
     tests.mkdir()
-    (tests / "test_bad.py").write_text("def test_ok():\n    pass\n\ndef test_no():\n    assert 1 == 2, 'nope'\n")
+    (tests / "test_bad.py").write_text("def test_ok():\n    pass\n\n"
+                                       "def test_no():\n    assert 1 == 2, 'nope'\n")
     result = mplane.run(libs=[], tests_dir=tests, module="test_bad")
     assert result.passed == ["test_ok"]
     assert "AssertionError" in result.failed["test_no"] and "nope" in result.failed["test_no"]
@@ -131,11 +132,14 @@ def test_order_free_uses_and_equality_operators_pass():
 
 
 def test_engine_serialization_methods_are_not_int_methods():
-    assert rule_ids("def f(state, cls, data):\n    return state.to_bytes(), cls.from_bytes(data)\n") == []
+    assert rule_ids("def f(state, cls, data):\n"
+                    "    return state.to_bytes(), cls.from_bytes(data)\n") == []
 
 
 def test_suppression_comment():
-    assert rule_ids("def f(d):\n    for k in d.keys():  # portable: ok order-free count\n        pass\n") == []
+    assert rule_ids("def f(d):\n"
+                    "    for k in d.keys():  # portable: ok order-free count\n"
+                    "        pass\n") == []
 
 
 def test_floats_allowed_outside_rules():

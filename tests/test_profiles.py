@@ -369,7 +369,8 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
     from lunchbox import fileset
 
     profile = profiles.load_profile(pid)
-    text = fileset.merge_settings('CIRCUITPY_WIFI_SSID = "home" # mine\nCIRCUITPY_WEB_API_PORT = 80\n',
+    text = fileset.merge_settings('CIRCUITPY_WIFI_SSID = "home" # mine\n'
+                                  'CIRCUITPY_WEB_API_PORT = 80\n',
                                   profiles.render_settings(profile))
     values = settings.parse_toml(text)
     assert values == tomllib.loads(text)  # the firmware's parser agrees with TOML

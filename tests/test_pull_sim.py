@@ -55,7 +55,8 @@ class RunningSim:
             original()
 
         self.sim._idle = idle
-        self.thread = threading.Thread(target=self.sim.run_script, args=("wait:600000 wait:600000 wait:500000",),
+        self.thread = threading.Thread(target=self.sim.run_script,
+                                       args=("wait:600000 wait:600000 wait:500000",),
                                        daemon=True)
 
     def __enter__(self):

@@ -38,7 +38,8 @@ def write(path, text):
 @pytest.fixture
 def src(tmp_path):
     root = tmp_path / "checkout"
-    write(root / "firmware" / "boot.py", "import usb_cdc\nusb_cdc.enable(console=True, data=True)\n")
+    write(root / "firmware" / "boot.py",
+          "import usb_cdc\nusb_cdc.enable(console=True, data=True)\n")
     write(root / "firmware" / "code.py", "import companion.app\ncompanion.app.main()\n")
     write(root / "firmware" / "companion" / "__init__.py", '__version__ = "1.2.3"\n')
     write(root / "firmware" / "companion" / "app.py", "def main():\n    pass\n")
@@ -139,7 +140,8 @@ def test_merge_settings_keeps_user_keys():
     assert merged.startswith('CIRCUITPY_WIFI_SSID = "home"\n')
     assert '"old"' not in merged and merged.endswith(SETTINGS)
     assert fileset.merge_settings(None, SETTINGS) == fileset.SETTINGS_HEADER + SETTINGS
-    assert fileset.merge_settings('LUNCHBOX_X = 1\n', SETTINGS) == fileset.SETTINGS_HEADER + SETTINGS
+    assert (fileset.merge_settings('LUNCHBOX_X = 1\n', SETTINGS)
+            == fileset.SETTINGS_HEADER + SETTINGS)
     assert fileset.merge_settings(merged, SETTINGS) == merged  # the header is not repeated
     below = merged + 'CIRCUITPY_WEB_API_PORT = 8080\n'  # a line the user added below
     again = fileset.merge_settings(below, SETTINGS)

@@ -2,8 +2,9 @@
 
 After each Lunch, seat by seat: the three predators (the list starts on the card with the most
 copies left this round), then the food card (only the ones that player still holds), with
-"Aqua cards" at the end of that list for a player who drew some (tick them, then "Done"). The device asks who called Lunch or whose card is taken only when that
-decides something, then shows the round: strengths and what each took. Six rounds, then the
+"Aqua cards" at the end of that list for a player who drew some (tick them, then "Done").
+The device asks who called Lunch or whose card is taken only when that decides something,
+then shows the round: strengths and what each took. Six rounds, then the
 winner with the own-colour tie-break. A long Back undoes one entry at a time.
 """
 

@@ -47,8 +47,9 @@ def _takes_setup():
 
 
 def setup_of(game):
-    """Who plays, as a game's params hold it: (computer's seat or None, level, typed), or None when the rules do not keep it (a record saved
-    before they did, with two params, is asked about in ``open``)."""
+    """Who plays, as a game's params hold it: (computer's seat or None, level, typed), or None
+    when the rules do not keep it (a record saved before they did, with two params, is asked
+    about in ``open``)."""
     p = game.params
     if len(p) < _SETUP_PARAMS:
         return None

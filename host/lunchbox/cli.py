@@ -31,7 +31,8 @@ COMMANDS = (
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="lunchbox",
-        description="Flash, sync, inspect and simulate a Lunchbox (Raspberry Pi Pico game companion).",
+        description="Flash, sync, inspect and simulate a Lunchbox "
+                    "(Raspberry Pi Pico game companion).",
     )
     parser.add_argument("--version", action="version", version="lunchbox " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

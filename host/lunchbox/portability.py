@@ -113,12 +113,14 @@ class _Checker(ast.NodeVisitor):
     def _check_module(self, node, module, names=()):
         top = module.split(".")[0]
         if top in FORBIDDEN_MODULES:
-            self.add(node, "forbidden-import", "import {}: {}".format(module, FORBIDDEN_MODULES[top]))
+            self.add(node, "forbidden-import",
+                     "import {}: {}".format(module, FORBIDDEN_MODULES[top]))
         elif top == "typing" and not self.try_import_error_depth:
             self.add(node, "typing-outside-try",
                      "typing must be imported inside try/except ImportError (no typing on a Pico)")
         elif self.rules_code and top in RULES_ONLY_FORBIDDEN:
-            self.add(node, "forbidden-import", "import {}: {}".format(module, RULES_ONLY_FORBIDDEN[top]))
+            self.add(node, "forbidden-import",
+                     "import {}: {}".format(module, RULES_ONLY_FORBIDDEN[top]))
         elif top == "collections":
             for n in names:
                 if n not in COLLECTIONS_OK:
@@ -150,7 +152,8 @@ class _Checker(ast.NodeVisitor):
     # ---- floats in rules -------------------------------------------------------------------
     def visit_Constant(self, node):
         if self.rules_code and isinstance(node.value, float):
-            self.add(node, "float", "float literal {!r}: no floats in rules (30-bit on CircuitPython)"
+            self.add(node, "float",
+                     "float literal {!r}: no floats in rules (30-bit on CircuitPython)"
                      .format(node.value))
 
     def visit_BinOp(self, node):
@@ -184,7 +187,8 @@ class _Checker(ast.NodeVisitor):
                     text = fmt.value if isinstance(fmt.value, str) else fmt.value.decode("latin-1")
                     if any(c.isspace() for c in text):
                         self.add(node, "struct-format",
-                                 "struct format {!r} has spaces: MicroPython rejects them".format(text))
+                                 "struct format {!r} has spaces: MicroPython rejects them"
+                                 .format(text))
             elif name in ("pop",) and not node.args and self._is_unordered(f.value):
                 self.add(node, "dict-order", "set.pop() takes an arbitrary element on a Pico")
             elif name == "popitem":
@@ -211,7 +215,8 @@ class _Checker(ast.NodeVisitor):
                      "positionally (and unsigned only)".format(name))
         if len(node.args) < 2:
             self.add(node, "int-bytes",
-                     "int.{}() needs its byte order given positionally, e.g. (b, \"big\")".format(name))
+                     "int.{}() needs its byte order given positionally, e.g. (b, \"big\")"
+                     .format(name))
         elif len(node.args) > 2:
             self.add(node, "int-bytes", "int.{}(): signed conversion is not supported on a Pico"
                      .format(name))
@@ -328,7 +333,8 @@ def _fstring_fields(text):
                     depth += 1
                 elif ch in "}])":
                     depth -= 1
-                elif depth == 1 and end_expr is None and ch == "!" and j + 1 < n and text[j + 1] != "=":
+                elif (depth == 1 and end_expr is None and ch == "!" and j + 1 < n
+                      and text[j + 1] != "="):
                     end_expr = j
                 elif depth == 1 and end_expr is None and ch == ":":
                     end_expr = j

@@ -379,7 +379,8 @@ def validate(profile):
         if not isinstance(item.get("part"), str):
             problems.append(where + ": part is missing")
         if not _is_int(item.get("qty")) or item.get("qty") < 1:
-            problems.append("{}: qty {!r} must be a positive integer".format(where, item.get("qty")))
+            problems.append("{}: qty {!r} must be a positive integer"
+                            .format(where, item.get("qty")))
         usd = item.get("usd")
         if not isinstance(usd, (int, float)) or isinstance(usd, bool) or usd < 0:
             problems.append("{}: usd {!r} must be a price".format(where, usd))

@@ -555,7 +555,8 @@ class Simulator:
 SHOTS = (
     ("menu", "wait:3000"),  # after the first-boot message has gone
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
-    ("aqua-brunch", "next next ok next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
+    ("aqua-brunch",
+     "next next ok next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
     # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested card):
     # the first turn, the threat warning 45 OKs in, the end 59 OKs in
     ("space-lunch-turn", "wait:3000 ok ok ok*9"),

@@ -29,8 +29,9 @@ PENDING = ".lunchbox-pending.json"
 # Format 2 (compact): {"format": 2, "files": {rel: "<first 16 hex digits of its SHA-256>"},
 # "firmware_version", "profile", "tool", "written", and since 2026-11-30 "libs": {library
 # import name: version of the installed distribution it was copied from}} (optional: older
-# format-2 manifests lack it, and older lunchbox versions ignore it). Format 1 (read, and replaced by format 2 on
-# the next sync that changes anything) had {rel: {"sha256": 64 hex digits, "size": n}} and a
+# format-2 manifests lack it, and older lunchbox versions ignore it). Format 1 (read, and
+# replaced by format 2 on the next sync that changes anything) had {rel: {"sha256": 64 hex
+# digits, "size": n}} and a
 # "complete" flag. 64 bits of digest only have to tell "the file sync wrote" from "a file the
 # user changed since", so an accidental match is a 1 in 2**64 chance.
 FORMAT = 2
@@ -392,7 +393,8 @@ def _os_error(e, path):
     if code in (errno.EACCES, errno.EPERM):
         return LunchboxError("permission denied writing {}".format(path),
                              hint="check the drive's mount options and ownership")
-    if code in (errno.EIO, errno.ENODEV, errno.ENOENT, errno.ENXIO, getattr(errno, "ESHUTDOWN", -1)):
+    if code in (errno.EIO, errno.ENODEV, errno.ENOENT, errno.ENXIO,
+                getattr(errno, "ESHUTDOWN", -1)):
         return LunchboxError(
             "the drive went away while writing {} ({})".format(path, e.strerror or e),
             hint="plug the board back in and run `lunchbox sync` again: it repairs a "

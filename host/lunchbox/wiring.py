@@ -471,7 +471,8 @@ def _wiring_svg(profile):
             rx = (x0 + x1) // 2
             out.append('<rect x="{}" y="{}" width="22" height="8" fill="#fff" stroke="#333"/>'
                        .format(rx - 11, py - 4))
-            out.append(_text(rx, py - 7, re.search(r"[0-9]+", w.note).group(0) + " \u03a9", 8, "middle", "#333"))
+            out.append(_text(rx, py - 7, re.search(r"[0-9]+", w.note).group(0) + " \u03a9", 8,
+                             "middle", "#333"))
     # a dot where two wires to the same pin part ways
     for header in sorted({h for h, _, _ in junctions}):
         xs = sorted(abs(x - pin_xy(header)[0]) for h, x, _ in junctions if h == header)

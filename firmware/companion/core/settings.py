@@ -101,7 +101,8 @@ def read(getenv):
         raise ValueError("LUNCHBOX_DISPLAY_ROTATION = {}: not 0/90/180/270".format(hw["rotation"]))
     hw["address"] = _int(getenv, "LUNCHBOX_DISPLAY_ADDRESS", 0x3C)
     pins = {}
-    for name, pin in parse_pairs(_str(getenv, "LUNCHBOX_DISPLAY_PINS", ""), "LUNCHBOX_DISPLAY_PINS"):
+    for name, pin in parse_pairs(_str(getenv, "LUNCHBOX_DISPLAY_PINS", ""),
+                                 "LUNCHBOX_DISPLAY_PINS"):
         pins[name] = pin
     need = ("sck", "mosi", "cs", "dc") if display == "st7789" else ("sda", "scl")
     for name in need:
