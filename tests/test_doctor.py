@@ -170,8 +170,7 @@ def test_library_versions_shown_and_compared(tmp_path):
     libs = json.loads((d / sync.MANIFEST).read_text())["libs"]
     r = run(tmp_path, [CONSOLE, DATA])
     assert r.problems == [] and r.notes == []
-    assert "  libraries: adafruit_display_text {}, ".format(
-        libs["adafruit_display_text"]) in r.render()
+    assert "  libraries: adafruit_st7789 {}, ".format(libs["adafruit_st7789"]) in r.render()
     # synced on a machine with another neopixel package (the same neopixel.py)
     set_libs(d, lambda doc: doc["libs"].update(neopixel="0.0.1"))
     r = run(tmp_path, [CONSOLE, DATA])

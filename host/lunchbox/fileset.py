@@ -21,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The CircuitPython libraries the firmware imports, by when they are needed. The one list to
 # edit when the firmware starts importing another library.
 LIBRARIES = {
-    "always": ("adafruit_display_text", "adafruit_ticks", "neopixel"),
+    "always": ("adafruit_ticks", "neopixel"),  # text: companion/textlabel.py, no library
     "st7789": ("adafruit_st7789",),
     "ssd1306": ("adafruit_displayio_ssd1306",),
 }
