@@ -15,7 +15,7 @@ tuples; here every move is one int in its own range, so a record needs a byte an
 from shared_rules._compat import const
 from shared_rules.aqua_brunch import AQUA_VALUES, CARDS, FOOD_VALUES
 from shared_rules.aqua_brunch import LABELS as _LABELS
-from shared_rules.protocol import Game
+from shared_rules.protocol import EngineGame
 
 DEAL = const(0)
 PASS = const(8)
@@ -72,14 +72,14 @@ def decode(a):
     return ("take", a - TAKE)
 
 
-class AquaBrunchGame(Game):
+class AquaBrunchGame(EngineGame):
     game_id = "aqua_brunch"
     index = 2
     defaults = (3,)
+    seats = (3, 7, "Aqua Brunch")
 
-    def _check(self, params):
-        if not 3 <= params[0] <= 7:
-            raise ValueError("Aqua Brunch is for 3 to 7 players")
+    def _encode(self, t):
+        return encode(t)
 
     def _start(self):
         from shared_rules.aqua_brunch_engine import AquaBrunch
@@ -106,21 +106,6 @@ class AquaBrunchGame(Game):
         if k == "take":
             return "that colour is not among the best food left"
         return "not now: " + self.describe(encode(t))
-
-    def current_player(self):
-        return self.engine.current_player()
-
-    def legal_actions(self):
-        return [encode(t) for t in self.engine.legal_actions()]
-
-    def chance_outcomes(self):
-        return [(encode(t), w) for t, w in self.engine.chance_outcomes()]
-
-    def winners(self):
-        return self.engine.winners() if self.engine.is_over() else []
-
-    def scores(self):
-        return self.engine.scores()
 
     def describe(self, action):
         t = decode(action)

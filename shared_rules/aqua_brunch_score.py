@@ -54,10 +54,7 @@ class AquaScore(Game):
     game_id = "aqua_score"
     index = 5
     defaults = (4,)
-
-    def _check(self, params):
-        if not 3 <= params[0] <= 7:
-            raise ValueError("Aqua Brunch is for 3 to 7 players")
+    seats = (3, 7, "Aqua Brunch")
 
     def _start(self):
         n = self.params[0]

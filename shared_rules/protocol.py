@@ -68,6 +68,7 @@ class Game:
     game_id = ""
     index = 0  # the game's row in games.TABLE (byte 1 of a record)
     defaults = ()  # the parameters' defaults; a subclass checks their ranges in _check
+    seats = None  # (fewest, most, name) when the first parameter is the number of players
 
     def __init__(self, *params):
         if len(params) > len(self.defaults):
@@ -79,6 +80,9 @@ class Game:
                 raise ValueError("{}: a setting must be a small number, got {!r}".format(
                     self.game_id, p))
         self.params = params
+        if self.seats is not None and not self.seats[0] <= params[0] <= self.seats[1]:
+            raise ValueError("{} is for {} to {} players".format(self.seats[2], self.seats[0],
+                                                                 self.seats[1]))
         self._check(params)
         self.base = b""
         self._log = []
@@ -159,3 +163,27 @@ class Game:
 
     def _load_base(self, base):
         raise ValueError("{} records have no base state".format(self.game_id))
+
+
+class EngineGame(Game):
+    """A game whose rules engine (``self.engine``) speaks tuples and knows its seats, scores
+    and winners; ``_encode(t)`` turns one of its tuples into the protocol's int."""
+
+    def _encode(self, t):
+        raise NotImplementedError
+
+    def current_player(self):
+        e = self.engine
+        return TERMINAL if e.is_over() else e.current_player()
+
+    def legal_actions(self):
+        return [self._encode(t) for t in self.engine.legal_actions()]
+
+    def chance_outcomes(self):
+        return [(self._encode(t), w) for t, w in self.engine.chance_outcomes()]
+
+    def winners(self):
+        return self.engine.winners() if self.engine.is_over() else []
+
+    def scores(self):
+        return self.engine.scores()

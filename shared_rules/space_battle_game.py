@@ -13,7 +13,7 @@ Only DONE reaches the engine, which then checks the whole serve (ValueError, not
 """
 
 from shared_rules._compat import const
-from shared_rules.protocol import Game
+from shared_rules.protocol import EngineGame
 from shared_rules.space_battle_lunchtime import MAX_AMOUNT, MAX_POINTS, card_code, code_card
 
 DEAL = const(0)
@@ -72,14 +72,14 @@ def card_text(code):
     return "{} {}".format(f, q)
 
 
-class SpaceBattleGame(Game):
+class SpaceBattleGame(EngineGame):
     game_id = "space_battle"
     index = 3
     defaults = (2,)
+    seats = (2, 5, "Space Battle Lunchtime")
 
-    def _check(self, params):
-        if not 2 <= params[0] <= 5:
-            raise ValueError("Space Battle Lunchtime is for 2 to 5 players")
+    def _encode(self, t):
+        return encode(t)
 
     def _start(self):
         from shared_rules.space_battle_engine import SpaceBattle
@@ -107,7 +107,8 @@ class SpaceBattleGame(Game):
         for c in left:
             if PICK + c not in out:
                 out.append(PICK + c)
-        if len(s) > 8 and sum(s[0:5]) and self._serve_tuple() in self.engine.serve_actions([(s[0:5], s[5:8])]):
+        dish = [(s[0:5], s[5:8])]
+        if len(s) > 8 and sum(s[0:5]) and self._serve_tuple() in self.engine.serve_actions(dish):
             out.append(DONE)
         out.append(CANCEL)
         return out
@@ -168,9 +169,6 @@ class SpaceBattleGame(Game):
             return "that card is not in the hand"
         return "enter the dish: amounts, then points, then cards"
 
-    def current_player(self):
-        return self.engine.current_player()
-
     def legal_actions(self):
         if self.serving is not None:
             return self._serve_options()
@@ -179,15 +177,6 @@ class SpaceBattleGame(Game):
             out.append(SERVE)
             out.sort()
         return out
-
-    def chance_outcomes(self):
-        return [(encode(t), w) for t, w in self.engine.chance_outcomes()]
-
-    def winners(self):
-        return self.engine.winners() if self.engine.is_over() else []
-
-    def scores(self):
-        return self.engine.scores()
 
     def describe(self, action):
         if action == SERVE:

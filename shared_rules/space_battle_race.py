@@ -73,10 +73,7 @@ class BattleRace(Game):
     game_id = "battle_race"
     index = 6
     defaults = (2,)
-
-    def _check(self, params):
-        if not 2 <= params[0] <= 5:
-            raise ValueError("Space Battle Lunchtime is for 2 to 5 players")
+    seats = (2, 5, "Space Battle Lunchtime")
 
     def _start(self):
         n = self.params[0]

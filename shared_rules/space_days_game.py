@@ -5,7 +5,7 @@ int, the fields most often used in the low bits so a draw or a card takes one or
     a = op + 8 * (kind + 32 * (board + 8 * (day + 8 * (i + 16 * j))))
 """
 
-from shared_rules.protocol import TERMINAL, Game
+from shared_rules.protocol import EngineGame
 from shared_rules.space_days_cards import CARDS, DAYS, KINDS
 from shared_rules.space_days_legal import CARD, DRAW, OPS, PASS, REPLY
 
@@ -39,14 +39,16 @@ def card_name(kind):
     return CARDS[kind][0].replace("_", " ")
 
 
-class SpaceDaysGame(Game):
+class SpaceDaysGame(EngineGame):
     game_id = "space_days"
     index = 4
     defaults = (2, 0, 0)  # players, first seat, start hand
+    seats = (2, 6, "Space Days")
+
+    def _encode(self, t):
+        return encode(t)
 
     def _check(self, params):
-        if not 2 <= params[0] <= 6:
-            raise ValueError("Space Days is for 2 to 6 players")
         if params[1] >= params[0]:
             raise ValueError("the first player must be one of the seats")
 
@@ -59,24 +61,6 @@ class SpaceDaysGame(Game):
     def _do(self, action):
         t = decode(action)
         self.engine.apply(t)  # ValueError with the rule's reason, nothing changed
-
-    def current_player(self):
-        e = self.engine
-        if e.is_over():
-            return TERMINAL
-        return e.current_player()
-
-    def legal_actions(self):
-        return [encode(t) for t in self.engine.legal_actions()]
-
-    def chance_outcomes(self):
-        return [(encode(t), w) for t, w in self.engine.chance_outcomes()]
-
-    def winners(self):
-        return self.engine.winners() if self.engine.is_over() else []
-
-    def scores(self):
-        return self.engine.scores()
 
     def describe(self, action):
         op, kind, b, day, i, j = decode(action)

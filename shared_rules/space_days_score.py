@@ -46,10 +46,7 @@ class DaysScore(Game):
     game_id = "days_score"
     index = 7
     defaults = (2,)
-
-    def _check(self, params):
-        if not 2 <= params[0] <= 5:
-            raise ValueError("Space Days scoring is for 2 to 5 players")
+    seats = (2, 5, "Space Days scoring")
 
     def _start(self):
         n = self.params[0]
