@@ -98,7 +98,12 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
     deck = deal(seed)
     dealer = Dealer(seed) if dealt else None
     p.dealt = dealt
-    g = games.new("space_lunch", difficulty, 0, *(V.seed_params(seed) if dealt else ()))
+    if dealt:
+        from companion.space_lunch import seed_params
+
+        g = games.new("space_lunch", difficulty, 0, *seed_params(seed))
+    else:
+        g = games.new("space_lunch", difficulty)
     e = g.engine
     p.game = g
     if first_boot:

@@ -134,7 +134,11 @@ def test_settings_rows_flip_with_one_press_and_are_kept(profile, tmp_path):
     assert (mark(t, "Hints"), mark(t, "Lunch cards")) == ("on", "typed")
 
 
-def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path):
+def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path, deal_seed):
+    from companion.space_lunch import seed_of, seed_params
+
+    assert seed_of((2, 0)) == 0 and seed_of((2, 0) + seed_params(0xCAFEF00D)) == 0xCAFEF00D
+    deal_seed[0] = 0xCAFEF00D
     nvm = str(tmp_path / "nvm.bin")
     # cards typed: the food wheel; the game's record has no deal seed
     sim = run(profile, "wait:3000 ok ok", nvm)
@@ -148,7 +152,7 @@ def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path):
     sim = run(profile, "wait:3000 {} next*{} ok back next ok ok".format(SETTINGS, HINTS + 1),
               nvm)  # Back: the menu, on Settings; next wraps to Space Lunch
     top = APPS[-1].top
-    assert top.dealing and top.game.params[2:] != (0, 0, 0, 0)
+    assert top.dealing and seed_of(top.game.params) == 0xCAFEF00D
     assert clean(sim)[0].startswith("Put ")
 
 

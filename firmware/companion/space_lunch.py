@@ -48,6 +48,19 @@ def screen_for(app, game):
     return DuelScreen(app, game)
 
 
+def seed_of(params):
+    """The device's deal seed kept in a game's parameters (the four bytes after the mode and
+    the first seat, big-endian); 0 when its cards are typed."""
+    if len(params) < 6:
+        return 0
+    return (params[2] << 24) | (params[3] << 16) | (params[4] << 8) | params[5]
+
+
+def seed_params(seed):
+    """The four parameter bytes of a deal seed (1..2**32-1)."""
+    return ((seed >> 24) & 255, (seed >> 16) & 255, (seed >> 8) & 255, seed & 255)
+
+
 def new(app, mode, first=0):
     """A new game. When the device deals the cards (Settings > Lunch cards), the deal's seed
     goes into the game's parameters, so the record can deal every card again."""
@@ -58,7 +71,7 @@ def new(app, mode, first=0):
         import os
 
         seed = int.from_bytes(os.urandom(4), "big")
-    return games.new(GAME_ID, mode, first, *V.seed_params(seed or 1))
+    return games.new(GAME_ID, mode, first, *seed_params(seed or 1))
 
 
 class SetupScreen(ListScreen):

@@ -9,6 +9,7 @@ from .core import space_lunch_view as V
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
 from .game import GameScreen, new_game
+from .space_lunch import seed_of
 from .space_lunch_coupon import Coupons
 from .space_lunch_grid import AUTOMA as MARK_AUTOMA
 from .space_lunch_grid import CURSOR, NONE, WAITING, FoodGrid, Wheel
@@ -44,7 +45,7 @@ class SpaceLunchScreen(Coupons, GameScreen):
         self.hint = None  # (key, suggested action, advice words, LED state)
         # the device deals the cards (nothing is typed) when the game was started so: its
         # record keeps the deal's seed
-        self.seed = V.seed_of(game.params)
+        self.seed = seed_of(game.params)
         self.dealing = self.seed != 0
         super().__init__(app, game)
         d = self.d

@@ -49,24 +49,10 @@ def weights(e, choices):
 _M32 = 0xFFFFFFFF
 
 
-def seed_of(params):
-    """The device's deal seed kept in a Space Lunch game's parameters (the four bytes after
-    the mode and the first seat, big-endian); 0 when its cards are typed."""
-    if len(params) < 6:
-        return 0
-    return (params[2] << 24) | (params[3] << 16) | (params[4] << 8) | params[5]
-
-
-def seed_params(seed):
-    """The four parameter bytes of a deal seed (1..2**32-1)."""
-    return ((seed >> 24) & 255, (seed >> 16) & 255, (seed >> 8) & 255, seed & 255)
-
-
 def deal(e, seed, n):
-    """The card the device deals in state ``e``, ``n`` actions into the game: one weighted
-    draw over the unseen copies (the same as a shuffled deck) from an Rng seeded with the
-    game's seed and ``n``, so a state always gets the same card: after an undo, and after a
-    power cut before the card was placed."""
+    """The card the device deals in state ``e``, ``n`` actions into the game: a weighted
+    draw over the unseen copies (as a shuffled deck) from the game's seed and ``n``, so a
+    state always gets the same card (after an undo, after a power cut)."""
     from shared_rules._compat import Rng
 
     h = (seed ^ (n * 0x9E3779B1)) & _M32  # then murmur3's finaliser: n and n + 1 far apart
