@@ -285,3 +285,20 @@ def test_a_dealt_game_cut_inside_a_save_shows_the_planned_card(profile, tmp_path
         assert top.choices == [planned], (n, top.choices, planned)
         checked += 1
     assert checked >= 4
+
+
+def test_two_players_are_dealt_too(profile, tmp_path, deal_seed):
+    from companion.space_lunch import seed_of
+
+    deal_seed[0] = 77
+    # Settings > Lunch cards: dealt; Space Lunch, Two players, the first name starts; OK on
+    # the nine opening cards, a look at the tenth card's turn, the power goes, Resume
+    nvm = str(tmp_path / "duel.bin")
+    script = "wait:3000 {} next*{} ok back next ok next*4 ok ok ok*8 shot:a reset ok shot:b"
+    sim = run(profile, script.format(SETTINGS, HINTS + 1), nvm)
+    top = APPS[-1].top
+    assert type(top).__name__ == "DuelScreen" and top.dealing and seed_of(top.game.params) == 77
+    assert len(top.game.actions()) == 8
+    a, b = sim.captures
+    assert a["texts"][0].startswith("Put ") and a["texts"] == b["texts"]
+    assert a["choices"] == b["choices"] and len(a["choices"]) == 1
