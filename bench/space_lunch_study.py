@@ -16,8 +16,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.space_lunch import (  # noqa: E402
+from shared_rules._compat import Rng
+from shared_rules.space_lunch import (
     AUTOMA,
     AUTOMA_SEAT,
     DIFFICULTIES,
@@ -25,7 +25,7 @@ from shared_rules.space_lunch import (  # noqa: E402
     Solo,
     decode,
 )
-from shared_rules.space_lunch_hints import SAFE, WIN, hints  # noqa: E402
+from shared_rules.space_lunch_hints import SAFE, WIN, hints
 
 
 def _value(game, c):
