@@ -324,7 +324,7 @@ def test_saved_game_round_trip_and_corruption():
     # food, a number no action has
     from shared_rules._codec import checksum
 
-    head = data[:7]  # format, game, 2 settings (difficulty, first seat), base length (0)
+    head = data[:5 + len(game.params)]  # format, game, the settings, base length (0)
     for acts in (OPENING + [200], OPENING[:8] + [13], [1, 1, 1, 1]):
         body = head + bytes(acts)
         with raises(ValueError, "action"):
