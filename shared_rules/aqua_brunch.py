@@ -21,7 +21,7 @@ AQUA_VALUES = (0, -1, -2, -4)
 # Food values in a fixed order (one card of each per colour):
 # jellyfish, fishbone, lobster, crab, clownfish, pufferfish, perch.
 FOOD_VALUES = (-1, 0, 2, 3, 4, 5, 7)
-FOOD_NAMES = ("jellyfish", "fishbone", "lobster", "crab", "clownfish", "pufferfish", "perch")
+FOOD_NAMES = ("Jellyfish", "Fishbone", "Lobster", "Crab", "Clownfish", "Pufferfish", "Perch")
 MIN_PLAYERS = const(3)
 MAX_PLAYERS = const(7)
 

@@ -23,6 +23,7 @@ from shared_rules.aqua_brunch import (
     AQUA_VALUES,
     CARDS,
     DECK_COUNTS,
+    FOOD_NAMES,
     FOOD_VALUES,
     LABELS,
     strength,
@@ -36,7 +37,6 @@ LUNCH = const(31)
 TAKE = const(38)
 _END = const(45)
 ROUNDS = const(6)
-FOOD_NAMES = ("Jellyfish", "Fishbone", "Lobster", "Crab", "Clownfish", "Pufferfish", "Perch")
 
 # what the entry waits for
 ENTRY = const(0)

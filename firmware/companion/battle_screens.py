@@ -9,6 +9,7 @@ the dish, its three points: the best serve and the cards it uses.
 """
 
 import shared_rules.space_battle_lunchtime  # noqa: F401 - serve check; here: unloaded with us
+from shared_rules.space_battle_lunchtime import LEVELS
 from shared_rules.space_battle_race import (
     FLAVORS,
     FLAVOUR,
@@ -24,8 +25,7 @@ from .pickers import Chooser, Number, saved
 from .tally import TallyScreen, ask_players, resume, resumed
 
 GAME_ID = "battle_race"
-NAMES = ("Bitter", "Savory", "Sour", "Spicy", "Sweet")
-LEVELS = ("gold", "silver", "bronze")
+NAMES = [f[0].upper() + f[1:] for f in FLAVORS]  # "Bitter"...: the rules' names, capitalised
 LEVEL_TITLES = ("Gold points", "Silver points", "Bronze points")
 CARD_LABELS = ["{} {}".format(NAMES[i // 3], i % 3 + 1) for i in range(15)]
 

@@ -8,6 +8,7 @@ start, the cursor's stops, the move a hint-following player makes, and the words
 from shared_rules._compat import const
 from shared_rules.space_lunch_actions import (
     AUTOMA_SEAT,
+    BEVERAGES,
     CHILL,
     CHILL_PAID,
     DIFFICULTIES,
@@ -24,7 +25,7 @@ from shared_rules.space_lunch_actions import (
 
 COUPON = const(-1)  # the cursor stop after the takes: "use a coupon"
 KINDS = ("hot", "jelly", "chill")
-KIND_NAMES = ("Hot Drink", "Jelly Bubbles", "Chill Jar")
+KIND_NAMES = BEVERAGES  # the coupon actions, named by their beverage (KINDS order)
 LED_OFF = const(0)
 LED_WIN = const(1)
 LED_THREAT = const(2)
