@@ -10,27 +10,13 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import scorekeys
+
 from lunchbox.sim import Simulator  # after the SDL settings
-
-
-def _wired():
-    """The scoreboard's menu row is in (companion/menu.py)."""
-    try:
-        import companion.game  # noqa: F401
-        import companion.menu as menu
-    except ImportError:
-        return False
-    return menu.game_info("aqua_brunch")[3] == "companion.aqua_tools"
-
-
-pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
-
-import scorekeys  # noqa: E402
-
-from shared_rules import aqua_brunch as ab  # noqa: E402
-from shared_rules import games  # noqa: E402
-from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.aqua_brunch_score import AQUA, FOOD, AquaScore  # noqa: E402
+from shared_rules import aqua_brunch as ab
+from shared_rules import games
+from shared_rules._compat import Rng
+from shared_rules.aqua_brunch_score import AQUA, FOOD, AquaScore
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_AQUA = "wait:3000 next next ok "  # main menu row 2: the Aqua Brunch list

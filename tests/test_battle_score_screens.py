@@ -9,27 +9,13 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import scorekeys
+
 from lunchbox.sim import Simulator  # after the SDL settings
-
-
-def _wired():
-    """The scoreboard's menu row is in (companion/menu.py)."""
-    try:
-        import companion.game  # noqa: F401
-        import companion.menu as menu
-    except ImportError:
-        return False
-    return menu.game_info("space_battle")[3] == "companion.battle_screens"
-
-
-pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
-
-import scorekeys  # noqa: E402
-
-from shared_rules import games  # noqa: E402
-from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.space_battle_lunchtime import serve_level  # noqa: E402
-from shared_rules.space_battle_race import FLAVOUR, MORE, BattleRace  # noqa: E402
+from shared_rules import games
+from shared_rules._compat import Rng
+from shared_rules.space_battle_lunchtime import serve_level
+from shared_rules.space_battle_race import FLAVOUR, MORE, BattleRace
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_BATTLE = "wait:3000 next*3 ok "  # main menu row 3: the Space Battle list

@@ -10,27 +10,13 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import scorekeys
+
 from lunchbox.sim import Simulator  # after the SDL settings
-
-
-def _wired():
-    """The scoreboard's menu row is in (companion/menu.py)."""
-    try:
-        import companion.game  # noqa: F401
-        import companion.menu as menu
-    except ImportError:
-        return False
-    return menu.game_info("space_days")[3] == "companion.days_screens"
-
-
-pytestmark = pytest.mark.skipif(not _wired(), reason="waits for companion.game and menu rows")
-
-import scorekeys  # noqa: E402
-
-from shared_rules import games  # noqa: E402
-from shared_rules.space_days import SpaceDays  # noqa: E402
-from shared_rules.space_days_cards import card_id  # noqa: E402
-from shared_rules.space_days_score import COUNT, DaysScore  # noqa: E402
+from shared_rules import games
+from shared_rules.space_days import SpaceDays
+from shared_rules.space_days_cards import card_id
+from shared_rules.space_days_score import COUNT, DaysScore
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_DAYS = "wait:3000 next*4 ok "  # main menu row 4
