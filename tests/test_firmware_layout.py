@@ -39,7 +39,7 @@ SCREENS = (
     ("settings", SETTINGS, "Brightness"),
     ("brightness picker", SETTINGS + "ok", "< 50% >"),
     ("brightness at max", SETTINGS + "ok next*6", "< 100%"),
-    ("leds picker", SETTINGS + "next ok", "Off"),
+    ("leds switched off", SETTINGS + "next ok", "off"),
     ("players", SETTINGS + "next next ok prev", "7 P7"),
     ("name editor", SETTINGS + "next next ok ok", "hold OK: save"),
     ("name editor last letter", SETTINGS + "next next ok ok ok*7 prev", "^"),

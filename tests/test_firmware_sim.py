@@ -138,7 +138,8 @@ def test_leds_show_strength_then_sleep(profile):
 
 
 def test_leds_off_setting(profile, nvm):
-    run(profile, "next*5 ok next ok next ok", nvm)  # Settings > LEDs > Off
+    sim = run(profile, "next*5 ok next ok", nvm)  # Settings > LEDs: one press turns them off
+    assert "off" in sim.texts()
     sim = run(profile, "back " + TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
     assert "Strength" in sim.texts()
     assert not any(any(c) for c in sim.pixels.shown)
@@ -467,10 +468,10 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
     sim = run(profile, "wait:3000", nvm)  # formatting the blank sector
     base = sim.nvm.writes
     assert base >= 1
-    sim = run(profile, "next*5 prev*5 next*5 ok next ok back back prev*5 " + TO_AQUA +
+    sim = run(profile, "next*5 prev*5 next*5 ok next next ok back back prev*5 " + TO_AQUA +
               "next*3 prev*3", nvm)
     assert sim.texts()[0] == "Strength"
-    assert sim.nvm.writes == 0  # menus, the LEDs picker left as it was, the calculator opened
+    assert sim.nvm.writes == 0  # menus, the player names looked at, the calculator opened
     changes = "ok next next ok next ok"  # slot 1: orca8, orca5; slot 2: orca8
     sim = run(profile, TO_AQUA + changes + " back next ok back", nvm)
     # three changes of the hand; Back leaves editing (not a change); the Aqua list opened

@@ -6,7 +6,7 @@ from . import __version__
 from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
-from .screens import ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
+from .screens import ListScreen, MessageScreen, NumberPicker, Screen
 from .ui import TitleBar, text
 
 
@@ -45,18 +45,14 @@ class SettingsScreen(ListScreen):
 
             app.push(NumberPicker(app, "Brightness", s.brightness, 10, 100, BRIGHTNESS_STEP,
                                   done, preview, "%"))
-        elif index == 1:
-            def chosen(i):
-                s.leds = i == 0
-                app.save_settings()
-
-            app.push(ItemPicker(app, "LEDs", ["On", "Off"], 0 if s.leds else 1, chosen))
         elif index == 2:
             app.push(PlayersScreen(app))
-        elif index in (3, 4):
-            # Space Lunch's switches: one press flips one, saved at once (the game's new-game
-            # list shows and flips the same two)
-            if index == 3:
+        elif index in (1, 3, 4):
+            # the switches: one press flips one, saved at once (Space Lunch's new-game list
+            # shows and flips the same two of them)
+            if index == 1:
+                s.leds = not s.leds
+            elif index == 3:
                 s.hints = not s.hints
             else:
                 s.deal = not s.deal
