@@ -29,7 +29,7 @@ from shared_rules.aqua_brunch import (
     strength,
     take_order,
 )
-from shared_rules.protocol import TABLE, TERMINAL, Game
+from shared_rules.protocol import TABLE, TERMINAL, Game, leaders, tie_break_winners
 
 AQUA = const(8)
 FOOD = const(24)
@@ -261,10 +261,7 @@ class AquaScore(Game):
     def winners(self):
         if self.state != OVER:
             return []
-        best = max(self.points)
-        tied = [s for s in range(self.n) if self.points[s] == best]
-        most = max(self.own[s] for s in tied)
-        return [s for s in tied if self.own[s] == most]
+        return tie_break_winners(leaders(self.points), self.own)  # then own-colour cards
 
     def scores(self):
         return list(self.points)

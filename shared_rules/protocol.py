@@ -64,6 +64,31 @@ def read_actions(data, pos, end):
     return out
 
 
+def leaders(values):
+    """The seats holding the highest of ``values`` (one per seat)."""
+    best = max(values)
+    return [s for s in range(len(values)) if values[s] == best]
+
+
+def tie_break_wanted(tied, entries):
+    """The first of the ``tied`` seats whose tie-break entry (-1: not given yet) the table
+    still has to give, or None (no tie, or all given)."""
+    if len(tied) < 2:
+        return None
+    for s in tied:
+        if entries[s] < 0:
+            return s
+    return None
+
+
+def tie_break_winners(tied, entries):
+    """The tied seats with the highest tie-break entry (all of them: a shared win)."""
+    if len(tied) == 1:
+        return tied
+    most = max([entries[s] for s in tied])
+    return [s for s in tied if entries[s] == most]
+
+
 class Game:
     game_id = ""
     index = 0  # the game's row in games.TABLE (byte 1 of a record)

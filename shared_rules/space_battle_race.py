@@ -15,7 +15,14 @@ back to seat 0). Still tied after the flavours: a shared win. The serve check is
 """
 
 from shared_rules._compat import const
-from shared_rules.protocol import TABLE, TERMINAL, Game
+from shared_rules.protocol import (
+    TABLE,
+    TERMINAL,
+    Game,
+    leaders,
+    tie_break_wanted,
+    tie_break_winners,
+)
 
 FLAVORS = ("bitter", "savory", "sour", "spicy", "sweet")  # space_battle_lunchtime's order
 
@@ -86,20 +93,13 @@ class BattleRace(Game):
         self.over = False
 
     def tied(self):
-        best = max(self.points)
-        return [s for s in range(self.n) if self.points[s] == best]
+        return leaders(self.points)
 
     def asking(self):
         """The seat whose flavours the tie-break waits for, or None."""
         if not self.ended():
             return None
-        tied = self.tied()
-        if len(tied) < 2:
-            return None
-        for s in tied:
-            if self.flavours[s] < 0:
-                return s
-        return None
+        return tie_break_wanted(self.tied(), self.flavours)
 
     def ended(self):
         """The race is run: someone has 21 and the round is complete."""
@@ -137,11 +137,7 @@ class BattleRace(Game):
     def winners(self):
         if not self.is_terminal():
             return []
-        tied = self.tied()
-        if len(tied) == 1:
-            return tied
-        most = max(self.flavours[s] for s in tied)
-        return [s for s in tied if self.flavours[s] == most]
+        return tie_break_winners(self.tied(), self.flavours)
 
     def scores(self):
         return list(self.points)

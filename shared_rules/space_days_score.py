@@ -17,7 +17,14 @@ Decisions: docs/scoring.md.
 """
 
 from shared_rules._compat import const
-from shared_rules.protocol import TABLE, TERMINAL, Game
+from shared_rules.protocol import (
+    TABLE,
+    TERMINAL,
+    Game,
+    leaders,
+    tie_break_wanted,
+    tie_break_winners,
+)
 from shared_rules.space_days_cards import (
     ACTION,
     CARDS,
@@ -77,21 +84,13 @@ class DaysScore(Game):
         return m
 
     def tied(self):
-        sc = [self.score(s) for s in range(self.n)]
-        best = max(sc)
-        return [s for s in range(self.n) if sc[s] == best]
+        return leaders(self.scores())
 
     def asking(self):
         """The tied seat whose card count is wanted, or None."""
         if self.entering() is not None:
             return None
-        tied = self.tied()
-        if len(tied) < 2:
-            return None
-        for s in tied:
-            if self.counts[s] < 0:
-                return s
-        return None
+        return tie_break_wanted(self.tied(), self.counts)
 
     def current_player(self):
         e = self.entering()
@@ -129,11 +128,7 @@ class DaysScore(Game):
     def winners(self):
         if not self.is_terminal():
             return []
-        tied = self.tied()
-        if len(tied) == 1:
-            return tied
-        most = max(self.counts[s] for s in tied)
-        return [s for s in tied if self.counts[s] == most]
+        return tie_break_winners(self.tied(), self.counts)
 
     def scores(self):
         return [self.score(s) for s in range(self.n)]
