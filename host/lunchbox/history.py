@@ -44,6 +44,18 @@ def game_id(text):
         "use one of: " + ", ".join(ids))
 
 
+def nothing_to_show(db, rows):
+    """True, after saying so, when the filters left no game; LunchboxError when no game was
+    ever pulled (then the fix is to pull, not to change the filters)."""
+    if rows:
+        return False
+    if db.count() == 0:
+        raise LunchboxError("no games pulled yet ({})".format(db.path),
+                            "finish a game on the Lunchbox, then: lunchbox pull")
+    print("no games match")
+    return True
+
+
 def select(db, args):
     return db.games(game=game_id(getattr(args, "game", None)),
                     player=getattr(args, "player", None), board=getattr(args, "board", None))
@@ -107,11 +119,7 @@ def run(args):
         rows = select(db, args)
         if args.corrupt:
             rows += [r for r in db.games(include_bad=True) if r["status"] == "corrupt"]
-        if not rows:
-            if db.count() == 0:
-                raise LunchboxError("no games pulled yet ({})".format(db.path),
-                                    "finish a game on the Lunchbox, then: lunchbox pull")
-            print("no games match")
+        if nothing_to_show(db, rows):
             return 0
         out = []
         for r in rows:

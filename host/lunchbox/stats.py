@@ -16,7 +16,7 @@ import time
 from . import db as dbmod
 from .errors import LunchboxError
 from .gamerec import GAME_NAMES, SOLO_OPPONENT, SPACE_LUNCH_MODES
-from .history import add_filters, select, table
+from .history import add_filters, nothing_to_show, select, table
 
 Z95 = 1.959964
 
@@ -171,11 +171,7 @@ def register(parser):
 def run(args):
     with dbmod.Database(args.db) as db:
         rows = select(db, args)
-        if not rows:
-            if db.count() == 0:
-                raise LunchboxError("no games pulled yet ({})".format(db.path),
-                                    "finish a game on the Lunchbox, then: lunchbox pull")
-            print("no games match")
+        if nothing_to_show(db, rows):
             return 0
     print(report(rows))
     if args.plot:
