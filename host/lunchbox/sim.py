@@ -77,12 +77,7 @@ def check_output_path(path, what):
     folder (or a pipe), and its folder exists or can be made, and is writable."""
     path = os.path.abspath(os.path.expanduser(path))
     fix = "give a file path in a folder you can write, e.g. {} shot.png".format(what)
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        st = None
-    except OSError as e:
-        raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
+    st = _stat(path, what, fix)
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
             raise LunchboxError("{} {} is a folder, not a file name".format(what, path), fix)
@@ -93,6 +88,17 @@ def check_output_path(path, what):
         return path
     _check_folder(os.path.dirname(path), what, path, fix)
     return path
+
+
+def _stat(path, what, fix):
+    """``os.stat(path)``, None when there is nothing there; any other OSError as the tool's
+    message."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
 
 
 def _check_folder(folder, what, path, fix):
@@ -131,12 +137,7 @@ def check_nvm_path(path, given):
             "your home folder (HOME={}) is not usable: pass --nvm PATH, a file in a folder "
             "you can write".format(os.environ.get("HOME", "")))
     path = os.path.abspath(os.path.expanduser(path))
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        st = None
-    except OSError as e:
-        raise LunchboxError("{} {}: {}".format(what, path, e.strerror or e), fix) from None
+    st = _stat(path, what, fix)
     if st is not None:
         if not stat.S_ISREG(st.st_mode):
             raise LunchboxError("{} {} is {}, not a file".format(
