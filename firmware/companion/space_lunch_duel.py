@@ -26,7 +26,6 @@ REASONS = {"triplets": "three triplets", "doubles": "more pairs",
 class DuelScreen(SpaceLunchScreen):
     def _panel(self, d, lay):
         g = displayio.Group()
-        self.stat = []
         n = 3 if d.mono else 6
         for i in range(n):
             lab = text(d, "", lay.panel, lay.top + i * 12 + 6 + (0 if d.mono else 2), d.FG, 1)
@@ -87,20 +86,11 @@ class DuelScreen(SpaceLunchScreen):
         self.draw_grid(cursor, -1)
         self.bar.set(title)
         self._line(line)
-        if self.choices and not e.is_over():
-            self.wheel.show(self.choices, self.sel)
-            self.panel.hidden = True
-        else:
-            self.wheel.hide()
-            self.panel.hidden = False
-            for i, s in enumerate(self._stats()):
-                lab = self.stat[i]
-                if lab.text != s:
-                    lab.text = s
-                seat = i if d.mono else i // 2
-                color = d.ACCENT if seat == e.turn and seat < 2 and not e.is_over() else d.FG
-                if lab.color != color:
-                    lab.color = color
+        def color_of(i):  # the seat to move in the accent colour
+            seat = i if d.mono else i // 2
+            return d.ACCENT if seat == e.turn and seat < 2 and not e.is_over() else d.FG
+
+        self.wheel_or_panel(color_of)
 
     def _turn_lines(self):
         e = self.e

@@ -18,7 +18,6 @@ GREEN = (0, 200, 0)
 class SoloScreen(SpaceLunchScreen):
     def _panel(self, d, lay):
         g = displayio.Group()
-        self.stat = []
         if d.mono:
             rows = ((1, 0), (1, 1), (1, 2))
         else:
@@ -117,15 +116,7 @@ class SoloScreen(SpaceLunchScreen):
         self.bar.set(title)
         self._line(line)
         self._color(color)
-        if self.choices and not e.is_over():
-            self.wheel.show(self.choices, self.sel)
-            self.panel.hidden = True
-        else:
-            self.wheel.hide()
-            self.panel.hidden = False
-            for lab, s in zip(self.stat, self._stats()):
-                if lab.text != s:
-                    lab.text = s
+        self.wheel_or_panel()
         self.set_leds(led)
 
     def set_leds(self, led):

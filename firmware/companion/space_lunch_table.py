@@ -52,6 +52,7 @@ class SpaceLunchScreen(Coupons, GameScreen):
         lay = self.lay = Layout(d)
         self.bar = TitleBar(d, "")
         self.grid = FoodGrid(d, lay.left, lay.top, lay.cw, lay.ch, lay.scale)
+        self.stat = []  # the panel's lines, made by the game's _panel()
         self.panel = self._panel(d, lay)
         self.wheel = Wheel(d, lay.panel, lay.top, d.width - lay.panel, lay.ch, lay.scale)
         self.footer = text(d, "", d.pad, lay.foot, d.FG, 1)
@@ -124,6 +125,28 @@ class SpaceLunchScreen(Coupons, GameScreen):
             self._reset()
         self.draw()
         self.changed()
+
+    def _stats(self):
+        """The panel's lines: each side's sets against what it needs (the game's own)."""
+        raise NotImplementedError
+
+    def wheel_or_panel(self, color_of=None):
+        """The food wheel while a card is being chosen, else the sets panel; ``color_of(i)``,
+        when given, is the colour of the panel's line i."""
+        if self.choices and not self.e.is_over():
+            self.wheel.show(self.choices, self.sel)
+            self.panel.hidden = True
+            return
+        self.wheel.hide()
+        self.panel.hidden = False
+        for i, s in enumerate(self._stats()[:len(self.stat)]):
+            lab = self.stat[i]
+            if lab.text != s:
+                lab.text = s
+            if color_of is not None:
+                color = color_of(i)
+                if lab.color != color:
+                    lab.color = color
 
     def draw_grid(self, cursor=-1, framed=-1):
         e = self.e
