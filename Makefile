@@ -4,9 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py
+# the game folders' portable modules: the view models (no displayio) beside their screens
+PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py \
+	firmware/companion/games/space_lunch/view.py firmware/companion/games/lets_do_lunch/turn.py \
+	firmware/companion/games/aqua_brunch/calc_state.py
 # Both cores. The long runs (thousands of games, strength figures) are marked soak: `make soak`.
-PYTEST_ARGS ?= -n auto -m "not soak"
+# loadgroup: the real-CircuitPython lane's tests of one profile share a worker (one emulator run)
+PYTEST_ARGS ?= -n auto --dist loadgroup -m "not soak"
 
 .PHONY: setup test soak sim lint portability pytest bench screenshots clean
 
@@ -35,7 +39,7 @@ test: lint portability pytest
 
 # The long runs; CI runs them after `make test`.
 soak: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python -m pytest -n auto -m soak
+	$(BIN)/python -m pytest -n auto --dist loadgroup -m soak
 
 sim: $(STAMP)
 	$(BIN)/lunchbox sim $(SIM_ARGS)

@@ -71,6 +71,8 @@ FIXED = (
     ("busio bus object", 64),
     # adafruit_pixelbuf: object + two 8x3-byte buffers (pre- and post-brightness)
     ("NeoPixel buffers (8 pixels)", 64 + 2 * 32),
+    # the battery's analogio.AnalogIn and digitalio.DigitalInOut objects (hwpico.Supply)
+    ("AnalogIn + DigitalInOut (battery)", 2 * 32),
 )
 
 # Stand-ins for CircuitPython's C modules: enough for hwpico, the drivers, neopixel and the
@@ -178,7 +180,10 @@ class _Font:
         return _Glyph(self.bitmap, code)
 FONT = _Font()
 ''',
-    "board": "\n".join("GP{0} = 'GP{0}'".format(i) for i in range(29)) + "\n",
+    "board": "\n".join("GP{0} = 'GP{0}'".format(i) for i in range(29)) + (
+        "\nVOLTAGE_MONITOR = 'GP29'\nVBUS_SENSE = 'GP24'\n"),
+    # the battery's ADC: 0, as on USB or in the emulator (no gauge is built)
+    "analogio": "class AnalogIn:\n    value = 0\n    def __init__(self, pin):\n        pass\n",
     "busio": '''
 class SPI:
     def __init__(self, clock, MOSI=None, MISO=None):
@@ -386,6 +391,9 @@ def boot(kind):
 
     S["hw"] = hwpico.build(data.ENV[kind].get)
     S["hw"].watchdog.start(8)
+    # one VM for the whole flow (no supervisor.reload here): a game opens over the menu, so
+    # this bench is the pessimistic case of the board, which gives each game a fresh VM
+    S["hw"].relaunch = None
 
 
 def start():
@@ -472,8 +480,11 @@ def _unload(name):
         del sys.modules[name]
     dot = name.rfind(".")
     parent = sys.modules.get(name[:dot]) if dot > 0 else None
-    if parent is not None and hasattr(parent, name[dot + 1:]):
-        delattr(parent, name[dot + 1:])
+    if parent is not None:
+        try:  # not hasattr: a package's __getattr__ would import the module again
+            delattr(parent, name[dot + 1:])
+        except (AttributeError, KeyError):  # MicroPython: KeyError when it is not there
+            pass
 
 
 def _fill(target):

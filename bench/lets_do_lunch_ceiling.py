@@ -81,12 +81,6 @@ def rate_split(exe, first, games, weights, jobs):
     return sum(int(o[1]) for o in outs), sum(int(o[7]) for o in outs)
 
 
-def interval(wins, games):
-    rate = wins / games
-    half = 1.96 * (rate * (1 - rate) / games) ** 0.5
-    return rate - half, rate + half
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check-games", type=int, default=300,
@@ -121,7 +115,7 @@ def main():
             wins, choices = rate_split(exe, args.first_seed, args.games, weights, args.jobs)
             if per is None:
                 per = choices / args.games  # the shipped HARD's decisions with a choice
-            low, high = interval(wins, args.games)
+            low, high = python_bench.interval(wins, args.games)
             print("   {}: {} of {} = {:.2%} (95% interval {:.2%}..{:.2%})".format(
                 name, wins, args.games, wins / args.games, low, high))
 

@@ -42,7 +42,7 @@ class Box:
         from lunchbox.sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=nvm_path, mode="headless")
-        import companion.ldl as ldl
+        import companion.games.lets_do_lunch.entry as ldl
         from companion.app import App
         from companion.core.store import Store
         from shared_rules._compat import Rng
@@ -76,7 +76,7 @@ class Box:
     def settle(self, limit_ms=5000):
         """Let the animations and the computer's turns run until the screen waits for a
         press."""
-        from companion.ldl_panel import ROLLING, THINKING
+        from companion.games.lets_do_lunch.panel import ROLLING, THINKING
 
         t = 0
         while getattr(self.app.top, "mode", None) in (ROLLING, THINKING) and t < limit_ms:
@@ -155,7 +155,7 @@ class Player:
 
     def __init__(self, box, policy_level=2, seed=1, forget_every=0, check_layout=False):
         from shared_rules._compat import Rng
-        from shared_rules.lets_do_lunch_match import Match
+        from shared_rules.lets_do_lunch.match import Match
 
         self.box = box
         self.level = policy_level  # how the simulated person chooses a row (an AI level)
@@ -193,9 +193,9 @@ class Player:
 
     def play_match(self, max_presses=20000):
         """Press until the match is over; returns the result screen's texts."""
-        from companion.ldl_panel import ASK, ENDED, HOLD, IDLE, PLACING, TYPING
-        from shared_rules import lets_do_lunch_ai as ai
-        from shared_rules.lets_do_lunch import START
+        from companion.games.lets_do_lunch.panel import ASK, ENDED, HOLD, IDLE, PLACING, TYPING
+        from shared_rules.lets_do_lunch import ai
+        from shared_rules.lets_do_lunch.rules import START
 
         box = self.box
         while box.presses < max_presses:
@@ -255,7 +255,7 @@ class Player:
         raise AssertionError("the match did not end in {} presses".format(max_presses))
 
     def _cursor(self, s, free, target):
-        from companion.core.ldl_turn import presses_to
+        from companion.games.lets_do_lunch.turn import presses_to
 
         n = presses_to(free, s.row, target)
         i = free.index(s.row)
@@ -283,7 +283,7 @@ class Player:
 
     def _after_roll(self, kind, human):
         """After a human's roll: a pass ends the turn at once."""
-        from companion.ldl_panel import PLACING
+        from companion.games.lets_do_lunch.panel import PLACING
 
         if kind != "turn" or not human:
             return
@@ -317,9 +317,9 @@ def summary(turns):
 SEARCH_CODE = """
 import gc
 from shared_rules._compat import Rng
-from shared_rules import lets_do_lunch_ai as ai
-from shared_rules.lets_do_lunch import roll_dice
-from shared_rules.lets_do_lunch_match import Match
+from shared_rules.lets_do_lunch import ai
+from shared_rules.lets_do_lunch.rules import roll_dice
+from shared_rules.lets_do_lunch.match import Match
 worst = 0
 n = 0
 for seed in range({seeds}):
@@ -365,10 +365,10 @@ def search_live_cpython(seeds=4):
     MicroPython's, so this overstates a Pico's figure."""
     import tracemalloc
 
-    from shared_rules import lets_do_lunch_ai as ai
     from shared_rules._compat import Rng
-    from shared_rules.lets_do_lunch import roll_dice
-    from shared_rules.lets_do_lunch_match import Match
+    from shared_rules.lets_do_lunch import ai
+    from shared_rules.lets_do_lunch.match import Match
+    from shared_rules.lets_do_lunch.rules import roll_dice
 
     worst = 0
     for seed in range(seeds):

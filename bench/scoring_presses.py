@@ -63,11 +63,11 @@ def saved_actions(sim):
 def aqua_game(seed, n=4):
     """Entries of a seeded six-round game, round by round."""
     from shared_rules._compat import Rng
-    from shared_rules.aqua_brunch import DECK_COUNTS
-    from shared_rules.aqua_brunch_score import AQUA, ASK_LUNCH, ASK_TAKE, FOOD, AquaScore
+    from shared_rules.aqua_brunch.rules import DECK_COUNTS
+    from shared_rules.aqua_brunch.score import AQUA, ASK_LUNCH, ASK_TAKE, CHOICE, FOOD, AquaScore
 
     rng = Rng(seed)
-    g = AquaScore(n)
+    g = AquaScore(n, CHOICE)
     rounds = []
     while not g.is_terminal():
         deck = []
@@ -98,12 +98,12 @@ def aqua_game(seed, n=4):
 def bench_aqua(games_n):
     import scorekeys
 
-    from shared_rules.aqua_brunch_score import AquaScore
+    from shared_rules.aqua_brunch.score import CHOICE, AquaScore
 
     per_round = []
     for seed in range(1, games_n + 1):
         rounds = aqua_game(seed)
-        g = AquaScore(4)
+        g = AquaScore(4, CHOICE)
         script = ["wait:3000", "next", "next", "ok", "ok", "ok"]  # Aqua Brunch, Scoreboard, 4
         for i, entries in enumerate(rounds):
             words = scorekeys.aqua_round(g, entries)
@@ -163,7 +163,7 @@ def bench_days(games_n):
     import scorekeys
 
     from shared_rules._compat import Rng
-    from shared_rules.space_days_score import DaysScore
+    from shared_rules.space_days.score import DaysScore
 
     rng = Rng(5)
     counts = []

@@ -5,7 +5,7 @@ the hints, typing every card (the typed-deck mode).
     .venv/bin/python bench/space_lunch_presses.py --games 400 --profile pico-ssd1306-5btn
 
 Game i deals its deck with Rng(seed + i). ``plan()`` plays the game with the rules engine and
-the device's own view helpers (firmware/companion/core/space_lunch_view.py: where the cursor and
+the device's own view helpers (firmware/companion/games/space_lunch/view.py: where the cursor and
 the food wheel start, the suggested move) and writes the key script a player would press: OK on
 the suggested card, the shortest way round the food wheel to each card dealt, OK. Every key
 script is then run through the simulator (``lunchbox sim``'s headless key scripts, the firmware
@@ -28,10 +28,10 @@ for p in (str(ROOT), str(ROOT / "host"), str(ROOT / "firmware")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from companion.core import space_lunch_view as V  # noqa: E402
+from companion.games.space_lunch import view as V  # noqa: E402
 from shared_rules import games  # noqa: E402
 from shared_rules._compat import Rng  # noqa: E402
-from shared_rules.space_lunch_actions import AUTOMA, AUTOMA_SEAT, decode  # noqa: E402
+from shared_rules.space_lunch.actions import AUTOMA, AUTOMA_SEAT, decode  # noqa: E402
 
 MENU_ROW = 0  # Space Lunch is the first row of the main menu
 
@@ -99,7 +99,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
     dealer = Dealer(seed) if dealt else None
     p.dealt = dealt
     if dealt:
-        from companion.space_lunch import seed_params
+        from companion.games.space_lunch.entry import seed_params
 
         g = games.new("space_lunch", difficulty, 0, *seed_params(seed))
     else:
@@ -164,7 +164,7 @@ def check(p, profile, sim_factory):
     from companion.core.store import Store
 
     sim = sim_factory(profile)
-    from companion import space_lunch
+    from companion.games.space_lunch import entry as space_lunch
 
     space_lunch.DEAL_SEED[0] = p.seed if p.dealt else None
     try:

@@ -15,9 +15,15 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# _space_lunch: the seeded games, shared with the portable tests
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "portable"))
+
+import _space_lunch
 
 from shared_rules._compat import Rng
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.hints import SAFE, WIN, hints
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
     DIFFICULTIES,
@@ -25,7 +31,6 @@ from shared_rules.space_lunch import (
     Solo,
     decode,
 )
-from shared_rules.space_lunch_hints import SAFE, WIN, hints
 
 
 def _value(game, c):
@@ -92,22 +97,7 @@ def choose(game):
 
 def play(difficulty, seed):
     """One game; returns the finished Solo state."""
-    rng = Rng(seed)
-    deck = [t for t in range(1, 13) for _ in range(3)]
-    rng.shuffle(deck)
-    game = Solo(difficulty)
-    while not game.is_over():
-        if game.pending:
-            game.apply(deck.pop(0))
-        elif game.turn == AUTOMA_SEAT:
-            game.apply(AUTOMA)
-        else:
-            action = choose(game)
-            kind, c = decode(action)[:2]
-            if kind == "hot":
-                deck.append(game.grid[c])
-            game.apply(action)
-    return game
+    return _space_lunch.play_solo(difficulty, Rng(seed), choose)
 
 
 def study(difficulty, games, seed):

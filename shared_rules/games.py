@@ -22,19 +22,10 @@ from shared_rules.protocol import (
 __all__ = ("IDS", "CHANCE", "TERMINAL", "TABLE", "new", "record", "replay", "from_bytes",
            "parse", "game_id_of", "module_of")
 
-# (id, module, class): a row's position is the game's index in records, so rows only append.
-ROWS = (
-    ("space_lunch", "shared_rules.space_lunch_game", "SpaceLunchGame"),
-    ("lets_do_lunch", "shared_rules.lets_do_lunch_game", "LetsDoLunchGame"),
-    ("aqua_brunch", "shared_rules.aqua_brunch_game", "AquaBrunchGame"),
-    ("space_battle", "shared_rules.space_battle_game", "SpaceBattleGame"),
-    ("space_days", "shared_rules.space_days_game", "SpaceDaysGame"),
-    # the table-side scoreboards (issue 15): not games of their own, records all the same
-    ("aqua_score", "shared_rules.aqua_brunch_score", "AquaScore"),
-    ("battle_race", "shared_rules.space_battle_race", "BattleRace"),
-    ("days_score", "shared_rules.space_days_score", "DaysScore"),
-)
-IDS = ("space_lunch", "lets_do_lunch", "aqua_brunch", "space_battle", "space_days")
+from shared_rules.registry import ROWS
+
+# the games themselves (a game's folder is named by its id; a scoreboard lives in its game's)
+IDS = tuple([r[0] for r in ROWS if r[1].split(".")[1] == r[0]])
 
 
 def _row(game_id):

@@ -145,6 +145,11 @@ class Game:
     def actions(self):
         return list(self._log)
 
+    def moves(self):
+        """How many actions so far, without copying them (a long game's list is an
+        allocation a fragmented Pico heap may not have in one piece)."""
+        return len(self._log)
+
     def can_undo(self):
         return len(self._log) > 0
 

@@ -7,12 +7,30 @@ from _flash import FlashNVM
 from companion.core import records
 from companion.core.link import LinkServer
 from companion.core.store import Store
+from lunchbox import link as hostlink
 
 UID = bytes.fromhex("E66141040327522C")
 
 
 class Cut(OSError):
     pass
+
+
+class Ticker:
+    """A clock that moves 50 ms each time it is read: the host's timeouts pass without
+    waiting."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        self.t += 0.05
+        return self.t
+
+
+def host_link(stream):
+    """The host's Link over ``stream`` (a Board's, or a test's own), on a Ticker."""
+    return hostlink.Link(stream, clock=Ticker())
 
 
 class Board:
@@ -38,6 +56,10 @@ class Board:
 
     def stream(self, cut_after=None, cut_dir="both"):
         return Stream(self, cut_after, cut_dir)
+
+    def link(self, **cut):
+        """The host's Link to this board (``cut``: as for stream())."""
+        return host_link(self.stream(**cut))
 
 
 class Stream:

@@ -16,6 +16,10 @@ PORTABLE_CODE = (
     ROOT / "shared_rules",
     ROOT / "firmware" / "companion" / "core",
     ROOT / "firmware" / "companion" / "__init__.py",
+    # the game folders' view models (no displayio), beside their screens
+    ROOT / "firmware" / "companion" / "games" / "space_lunch" / "view.py",
+    ROOT / "firmware" / "companion" / "games" / "lets_do_lunch" / "turn.py",
+    ROOT / "firmware" / "companion" / "games" / "aqua_brunch" / "calc_state.py",
 )
 # A Pico running CircuitPython has about 190 KB free; run with little more than that so code
 # that needs a PC's heap fails here, not at the table. The port grows its heap on demand

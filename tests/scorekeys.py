@@ -1,9 +1,11 @@
 """Key scripts for the table scoreboards (issue 15): the presses a player makes to enter an
 action, worked out from a shadow copy of the rules object the way the screen lays out its list
-(firmware/companion/aqua_score.py, battle_screens.py, days_screens.py). Used by the simulator
-tests and bench/scoring_presses.py. The list wraps, so the shortest way round is taken."""
+(firmware/companion/games/: aqua_brunch/score.py, space_battle/entry.py, space_days/entry.py).
+Used by the simulator tests and bench/scoring_presses.py. The list wraps, so the shortest way
+round is taken. Also what those tests read back at a game's end: the Game over dialog's
+winners line and the finished games kept in nvm."""
 
-from shared_rules.aqua_brunch_score import (
+from shared_rules.aqua_brunch.score import (
     AQUA,
     ASK_LUNCH,
     ASK_TAKE,
@@ -28,8 +30,9 @@ def aqua_keys(g, action):
         rows = [LUNCH + s for s in range(g.n)]
         return move(0, rows.index(action), len(rows) + 1) + ["ok"]
     if g.state == ASK_TAKE:
-        rows = [TAKE + s for s in g.pending_take()[2]]
-        return move(0, rows.index(action), len(rows) + 1) + ["ok"]
+        rows = [TAKE + s for s in g.pending_take()[2]]  # the list starts on the default
+        return move(rows.index(TAKE + g.default_take()), rows.index(action),
+                    len(rows) + 1) + ["ok"]
     step = g.step()
     if step < 3:
         legal = g.legal_actions()
@@ -84,11 +87,11 @@ def counter_keys(counts, start_counts=None, rows=5, first=0):
 
 def days_keys(g, action):
     """Keys for one Space Days scoring entry (a top card, or a tied board's card count)."""
-    from shared_rules.space_days_score import COUNT
+    from shared_rules.space_days.score import COUNT
 
     e = g.entering()
     if e is not None:
-        from companion.days_screens import likely
+        from companion.games.space_days.entry import likely
 
         legal = g.legal_actions()  # 0 (empty) then the cards that fit, in kind order
         start = legal.index(likely(e[1]) + 1)
@@ -98,17 +101,49 @@ def days_keys(g, action):
 
 
 def race_keys(g, action):
-    """Keys for one race entry: "No serve"/"End turn" (the list starts there), "Points" (ends
-    the turn), a serve through the serve check scored "go on" (MORE + points: a one-flavour
-    dish served gold), or the flavours of a tied seat."""
-    from shared_rules.space_battle_race import FLAVOUR, MORE
+    """Keys for one race entry on the race list (games/space_battle/entry.py): "No
+    serve"/"End turn" (the list starts there), a "Scored N" row, "More points" (a picker from
+    TOP + 1), "Scored, go on" (the same rows, MORE + points), or the flavours of a tied seat."""
+    from companion.games.space_battle.entry import SPLIT, TOP
+    from shared_rules.space_battle.race import FLAVOUR, MORE
 
     if action >= FLAVOUR:
         return ["ok"] + number_keys(0, action - FLAVOUR)
-    if action == 0:
-        return ["ok"]
+    high = list(range(SPLIT, TOP + 1))
+    low = list(range(1, SPLIT))
     if action < MORE:
-        return ["next", "next", "ok"] + number_keys(0, action)
-    need = [1, 0, 0, 0, 0]
-    return (["next", "ok"] + counter_keys(need) + counter_keys(need, need)
-            + number_keys(1, action - MORE) + ["next", "ok"])
+        rows = [0] + high + ["more", "check", "scores", "go on"] + low
+        if action in rows:
+            return move(0, rows.index(action), len(rows)) + ["ok"]
+        return move(0, rows.index("more"), len(rows)) + ["ok"] + number_keys(TOP + 1, action)
+    words = race_keys_to(g, "go on") + ["ok"]
+    p = action - MORE
+    rows = high + ["more"] + low
+    if p in rows:
+        return words + move(0, rows.index(p), len(rows)) + ["ok"]
+    return words + move(0, rows.index("more"), len(rows)) + ["ok"] + number_keys(TOP + 1, p)
+
+
+def race_keys_to(g, row):
+    """Moves from the race list's start to ``row`` ("more", "check", "scores", "go on")."""
+    from companion.games.space_battle.entry import SPLIT, TOP
+
+    rows = [0] + list(range(SPLIT, TOP + 1)) + ["more", "check", "scores", "go on"]
+    return move(0, rows.index(row), len(rows) + SPLIT - 1)
+
+
+def game_over_head(g):
+    """The Game over dialog's line under its title for ``g``'s winners (seats named P1...)."""
+    w = g.winners()
+    if len(w) == 1:
+        return "P{} wins".format(w[0] + 1)
+    return " & ".join("P{}".format(s + 1) for s in w) + " win"
+
+
+def finished_games(nvm):
+    """The finished games kept in ``nvm`` (a simulator's), oldest first: (unix time, seat
+    names, record) each, as App.finish_game wrapped them."""
+    from companion.core.records import KIND_GAME, open_envelope
+    from companion.core.store import Store
+
+    return [open_envelope(KIND_GAME, r[2]) for r in Store(nvm).records() if r[1] == KIND_GAME]

@@ -6,9 +6,8 @@ import pytest
 
 from savefuzz import flip_every_byte
 from shared_rules._compat import Rng
-from shared_rules.aqua_brunch import DECK_COUNTS, divide_catch, strength
-from shared_rules.aqua_brunch_check import check_state, from_bytes
-from shared_rules.aqua_brunch_engine import (
+from shared_rules.aqua_brunch.check import check_state, from_bytes
+from shared_rules.aqua_brunch.engine import (
     ASK,
     CHANCE,
     DEAL,
@@ -21,6 +20,7 @@ from shared_rules.aqua_brunch_engine import (
     TAKE,
     AquaBrunch,
 )
+from shared_rules.aqua_brunch.rules import DECK_COUNTS, divide_catch, strength
 
 
 def _random_action(g, rng):

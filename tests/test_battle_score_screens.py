@@ -2,34 +2,16 @@
 simulator: the rulebook's serve examples in the serve check, the best serve, a seeded race to
 21 checked against the rules at every turn (equal turns, flavour tie-break), undo, resume."""
 
-import os
 
 import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
-
 import scorekeys
 
-from lunchbox.sim import Simulator  # after the SDL settings
 from shared_rules import games
 from shared_rules._compat import Rng
-from shared_rules.space_battle_lunchtime import serve_level
-from shared_rules.space_battle_race import FLAVOUR, MORE, BattleRace
+from shared_rules.space_battle.race import FLAVOUR, MORE, BattleRace
+from shared_rules.space_battle.rules import serve_level
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_BATTLE = "wait:3000 next*3 ok "  # main menu row 3: the Space Battle list
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
-
-
-def run(profile, script, nvm=None):
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script(script)
-    return sim
 
 
 def race(n):
@@ -52,10 +34,10 @@ EXAMPLES = [
 
 
 @pytest.mark.parametrize("need,served,level,dish", EXAMPLES)
-def test_rulebook_serve_examples(need, served, level, dish, profile):
+def test_rulebook_serve_examples(need, served, level, dish, profile, simulate):
     cards = [(f, q) for f, q in zip(("bitter", "savory", "sour", "spicy", "sweet"), served) if q]
     assert serve_level(dish, cards) == level
-    sim = run(profile, check(need, served, 6))
+    sim = simulate(profile, check(need, served, 6))
     t = sim.texts()
     assert t[0] == "Serve check"
     assert "{} 6 points".format(level) in t
@@ -64,20 +46,21 @@ def test_rulebook_serve_examples(need, served, level, dish, profile):
     assert sim.layout_problems() == []
 
 
-def test_served_list_starts_on_the_gold_serve(profile):
+def test_served_list_starts_on_the_gold_serve(profile, simulate):
     need = (2, 2, 0, 0, 1)
-    sim = run(profile, TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys(need)))
+    sim = simulate(profile, TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys(need)))
     t = sim.texts()
     assert t[:2] == ["Served", "gold"]  # nothing pressed yet: the dish's own needs
 
 
-def test_not_servable(profile):
-    sim = run(profile, TO_BATTLE + "next ok " + " ".join(scorekeys.counter_keys((1, 1, 0, 0, 0)))
-              + " " + " ".join(scorekeys.counter_keys((3, 0, 0, 0, 0), (1, 1, 0, 0, 0))))
+def test_not_servable(profile, simulate):
+    sim = simulate(profile, TO_BATTLE + "next ok "
+                   + " ".join(scorekeys.counter_keys((1, 1, 0, 0, 0))) + " "
+                   + " ".join(scorekeys.counter_keys((3, 0, 0, 0, 0), (1, 1, 0, 0, 0))))
     assert sim.texts()[0] == "No serve"
 
 
-def test_best_serve(profile):
+def test_best_serve(profile, simulate):
     # hand: bitter 2, savory 1 twice, sweet 1, spicy 3; dish: 2 bitter 2 savory 1 sweet, 9/5/2
     hand = [0] * 15
     for code in (1, 3, 3, 12, 11):  # flavour * 3 + quantity - 1
@@ -86,12 +69,12 @@ def test_best_serve(profile):
              + " " + " ".join(scorekeys.counter_keys((2, 2, 0, 0, 1))) + " "
              + " ".join(scorekeys.number_keys(5, 9) + scorekeys.number_keys(7, 5)
                         + scorekeys.number_keys(3, 2)))
-    sim = run(profile, words)
+    sim = simulate(profile, words)
     t = sim.texts()
     assert t[0] == "Best serve"
     assert t[1:] == ["gold 9 points", "Bitter 2", "Savory 1", "Savory 1"]
     assert sim.layout_problems() == []
-    t = run(profile, words + " next*5").texts()  # scrolled down: the rest of the list
+    t = simulate(profile, words + " next*5").texts()  # scrolled down: the rest of the list
     assert t[-2:] == ["Sweet 1", "Judge reward"]
 
 
@@ -111,7 +94,7 @@ def seeded_race(n, seed):
 
 
 @pytest.mark.parametrize("n,seed", [(2, 3), (5, 1)])
-def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path):
+def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path, simulate, nvm):
     actions = seeded_race(n, seed)
     g = BattleRace(n)
     words = []
@@ -120,7 +103,7 @@ def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path):
         g.apply(a)
         if not g.is_terminal():
             words.append("shot:{}/t{}.png".format(tmp_path, len(words)))
-    sim = run(profile, race(n) + " ".join(words), str(tmp_path / "nvm.bin"))
+    sim = simulate(profile, race(n) + " ".join(words), nvm)
     # every turn on screen: whose turn it is (or the tie) and that seat's points
     h = BattleRace(n)
     caps = iter(sim.captures)
@@ -138,52 +121,46 @@ def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path):
             assert c["texts"][0] == "P{}'s {}".format(h.turn + 1, "last" if last else "turn")
             assert c["texts"][1] == str(h.points[h.turn])
     t = sim.texts()
-    w = g.winners()
-    head = "P{} wins".format(w[0] + 1) if len(w) == 1 else " & ".join(
-        "P{}".format(s + 1) for s in w) + " win"
-    assert t[:2] == ["Game over", head], t
-    assert t[2].startswith("{} pts".format(g.scores()[w[0]]))
-    from companion.core.records import KIND_GAME, open_envelope
-    from companion.core.store import Store
-
-    recs = [r for r in Store(sim.nvm).records() if r[1] == KIND_GAME]
-    data = open_envelope(KIND_GAME, recs[-1][2])[2]
+    assert t[:2] == ["Game over", scorekeys.game_over_head(g)], t
+    assert t[2].startswith("{} pts".format(g.scores()[g.winners()[0]]))
+    data = scorekeys.finished_games(sim.nvm)[-1][2]
     assert games.from_bytes(data).actions() == actions
 
 
-def test_undo_and_resume(profile, tmp_path):
-    nvm = str(tmp_path / "nvm.bin")
+def test_undo_and_resume(profile, simulate, nvm):
     g = BattleRace(3)
     words = []
     for a in (5, 0, MORE + 2):
         words += scorekeys.race_keys(g, a)
         g.apply(a)
-    sim = run(profile, race(3) + " ".join(words) + " long:back", nvm)
+    sim = simulate(profile, race(3) + " ".join(words) + " long:back", nvm)
     t = sim.texts()
     assert t[0] == "P3's turn" and "Undone" in " ".join(t)
-    sim = run(profile, "reset", nvm)
+    sim = simulate(profile, "reset", nvm)
     assert sim.texts()[0] == "Resume game?"
-    sim = run(profile, "ok", nvm)
+    sim = simulate(profile, "ok", nvm)
     assert sim.texts()[:2] == ["P3's turn", "0"]
     # opening Space Battle from the menu offers the saved race first
-    sim = run(profile, "back " + TO_BATTLE, nvm)
+    sim = simulate(profile, "back " + TO_BATTLE, nvm)
     assert sim.texts()[:2] == ["Space Battle", "Resume race"] and "New race" in sim.texts()
 
 
-def test_a_serve_check_in_the_race_is_scored_from_the_race_list(profile):
+def test_a_serve_check_in_the_race_is_scored_from_the_race_list(profile, simulate):
     need = [1, 0, 0, 0, 0]
-    serve = " ".join(["next", "ok"] + scorekeys.counter_keys(need)
-                     + scorekeys.counter_keys(need, need) + scorekeys.number_keys(1, 4))
-    sim = run(profile, race(2) + serve)
+    serve = " ".join(scorekeys.race_keys_to(None, "check") + ["ok"]
+                     + scorekeys.counter_keys(need) + scorekeys.counter_keys(need, need)
+                     + scorekeys.number_keys(1, 4))
+    sim = simulate(profile, race(2) + serve)
     t = sim.texts()
     assert t[:3] == ["Serve check", "Score, end turn", "Score, go on"]
     assert "gold 4 points" in t and sim.layout_problems() == []
     # OK on a line of the result (or Back) scores nothing: still P1's turn, 0 points
     for leave in ("next next ok", "back"):
-        t = run(profile, race(2) + serve + " " + leave).texts()
+        t = simulate(profile, race(2) + serve + " " + leave).texts()
         assert t[:2] == ["P1's turn", "0"], t
     # "Score, end turn": P2's turn, and P1 has the 4 points in one turn (the scores)
-    t = run(profile, race(2) + serve + " ok").texts()
+    t = simulate(profile, race(2) + serve + " ok").texts()
     assert t[:2] == ["P2's turn", "0"]
-    t = run(profile, race(2) + serve + " ok prev ok").texts()
+    scores = " ".join(scorekeys.race_keys_to(None, "scores"))
+    t = simulate(profile, race(2) + serve + " ok " + scores + " ok").texts()
     assert t[0] == "Scores" and t[2:4] == ["P1", "4 (1)"], t

@@ -3,64 +3,45 @@ how the firmware copes: the simulator raises what the device raises (sim_hw), an
 drive the firmware into each case. The behaviours are taken from CircuitPython's source
 (shared-bindings and shared-module, CircuitPython 10)."""
 
-import os
-from pathlib import Path
-
 import pytest
 
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
-
 from lunchbox import sim_hw
-from lunchbox.sim import Simulator
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def no_backlight(tmp_path):
+def no_backlight(user_profile):
     """A custom Display Pack build whose ST7789 has no backlight pin (always on)."""
-    text = (ROOT / "hardware" / "profiles" / "pico-display-pack.toml").read_text()
-    text = text.replace('backlight = "GP20"\n', "")
-    path = tmp_path / "no-backlight.toml"
-    path.write_text(text)
-    return str(path)
+    return user_profile("pico-display-pack", ('backlight = "GP20"\n', ""), name="no-backlight")
 
 
-def test_the_simulator_refuses_brightness_without_a_backlight(no_backlight):
-    sim = Simulator(no_backlight, mode="headless")
+def test_the_simulator_refuses_brightness_without_a_backlight(no_backlight, simulate):
+    sim = simulate(no_backlight, None)
     with pytest.raises(RuntimeError, match="Brightness not adjustable"):
         sim.driver.brightness = 0.5
     with pytest.raises(ValueError):
         sim.driver.brightness = 1.5
-    sim.close()
-    sim = Simulator("pico-display-pack", mode="headless")
+    sim = simulate("pico-display-pack", None)
     sim.driver.brightness = 0.5  # a backlight pin: dims
     assert sim.driver.brightness == 0.5
-    sim.close()
 
 
-def test_an_st7789_without_backlight_starts_and_keeps_running(no_backlight, tmp_path):
+def test_an_st7789_without_backlight_starts_and_keeps_running(no_backlight, simulate, nvm):
     """The app sets the brightness at start and from Settings: on a panel that cannot dim
     that must not crash (it did: a crash loop, the menu never shown)."""
-    sim = Simulator(no_backlight, mode="headless")
-    sim.run_script("wait:3000")
+    sim = simulate(no_backlight, "wait:3000")
     assert sim.texts()[0] == "Lunchbox"  # not "Oops - restarting"
-    sim.close()
     # Settings > Brightness: change it, OK: saved, and still in Settings
-    sim = Simulator(no_backlight, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
-    sim.run_script("wait:3000 prev ok ok prev prev ok")
+    sim = simulate(no_backlight, "wait:3000 prev ok ok prev prev ok", nvm)
     assert sim.texts()[0] == "Settings"
     assert "30%" in sim.texts()  # 50% less two steps, saved
     assert sim.hw.display.dimmable  # a RuntimeError is not taken as final (a busy I2C bus)
-    sim.close()
 
 
 # microcontroller.nvm: shared-bindings/nvm/ByteArray.c
 
 
-def test_nvm_refuses_a_slice_and_value_of_different_lengths(tmp_path):
-    nvm = sim_hw.FileNvm(str(tmp_path / "nvm.bin"))
+def test_nvm_refuses_a_slice_and_value_of_different_lengths(nvm):
+    nvm = sim_hw.FileNvm(nvm)
     with pytest.raises(ValueError, match="different lengths"):
         nvm[0:4] = b"abc"  # a bytearray would shrink to 4095 bytes
     with pytest.raises(ValueError, match="different lengths"):
@@ -77,16 +58,13 @@ def test_nvm_refuses_a_slice_and_value_of_different_lengths(tmp_path):
     assert nvm[4092:] == b"abcd" and nvm[0] == 7 and nvm.writes == 2
 
 
-def test_the_store_writes_nvm_as_the_device_accepts(tmp_path):
+def test_the_store_writes_nvm_as_the_device_accepts(simulate, nvm):
     """The store's saves, records and compactions go through the device's rules: a whole run
     of the calculator with saves, a power cut and a resume."""
-    nvm = str(tmp_path / "nvm.bin")
-    sim = Simulator("pico-ssd1306-5btn", nvm_path=nvm, mode="headless")
-    sim.run_script("next next ok next ok ok " + "next ok " * 3 + ("next ok prev ok " * 40)
-                   + "reset ok")
+    sim = simulate("pico-ssd1306-5btn", "next next ok next ok ok " + "next ok " * 3
+                   + ("next ok prev ok " * 40) + "reset ok", nvm)
     assert sim.texts()[0].startswith("Strength")
     assert sim.nvm.writes > 80
-    sim.close()
 
 
 # neopixel (adafruit_pixelbuf, shared-module/adafruit_pixelbuf/PixelBuf.c)

@@ -6,39 +6,33 @@ from lunchbox import drives
 from lunchbox.drives import Drive
 from lunchbox.errors import LunchboxError
 
-BOOT_9 = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n"
-          "Board ID:raspberry_pi_pico\nUID:E6614C311B7D5A2C\n")
-BOOT_10 = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico 2 with rp2350a\n"
-           "Board ID:raspberry_pi_pico2\nUID:0123456789ABCDEF\n")
-INFO_RP2040 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
+
+@pytest.fixture
+def boots(fake_drives):
+    """boot_out.txt of a 9.2.1 Pico and of a 10.0.0 Pico 2, each with its UID line."""
+    return (fake_drives.boot_out("9.2.1", "2024-11-20", uid="E6614C311B7D5A2C"),
+            fake_drives.boot_out(board="Raspberry Pi Pico 2 with rp2350a",
+                                 board_id="raspberry_pi_pico2", uid="0123456789ABCDEF"))
 
 
-def make_volume(root, label, files):
-    path = root / label
-    path.mkdir(parents=True)
-    for name, text in files.items():
-        (path / name).write_text(text)
-    return path
-
-
-def test_linux_layout(tmp_path):
-    media = tmp_path / "media" / "ann"
-    make_volume(media, "CIRCUITPY", {"boot_out.txt": BOOT_9})
-    make_volume(media, "RPI-RP2", {"INFO_UF2.TXT": INFO_RP2040, "INDEX.HTM": ""})
-    make_volume(media, "USBSTICK", {"notes.txt": "x"})
-    found = drives.find_circuitpy([str(media)])
+def test_linux_layout(fake_drives, boots):
+    ann = fake_drives.at("media/ann")
+    ann.circuitpy(boot=boots[0])
+    ann.rpi_rp2()
+    ann.volume("USBSTICK", {"notes.txt": "x"})
+    media = str(ann.media)
+    found = drives.find_circuitpy([media])
     assert [d.label for d in found] == ["CIRCUITPY"]
-    boot = drives.find_bootloaders([str(media)])
+    boot = drives.find_bootloaders([media])
     assert [d.label for d in boot] == ["RPI-RP2"]
     assert "RPI-RP2" in drives.read_info_uf2(boot[0])
 
 
-def test_macos_duplicate_labels(tmp_path):
-    volumes = tmp_path / "Volumes"
-    make_volume(volumes, "CIRCUITPY", {})
-    make_volume(volumes, "CIRCUITPY 1", {})
-    make_volume(volumes, "Macintosh HD", {})
-    labels = [d.label for d in drives.find_circuitpy([str(volumes)])]
+def test_macos_duplicate_labels(fake_drives):
+    volumes = fake_drives.at("Volumes")
+    for label in ("CIRCUITPY", "CIRCUITPY 1", "Macintosh HD"):
+        volumes.volume(label)
+    labels = [d.label for d in drives.find_circuitpy([str(volumes.media)])]
     assert labels == ["CIRCUITPY", "CIRCUITPY 1"]
 
 
@@ -50,14 +44,14 @@ def test_label_rule(label, ok):
     assert drives.is_circuitpy_label(label) is ok
 
 
-def test_missing_roots_and_duplicates(tmp_path):
-    make_volume(tmp_path, "CIRCUITPY", {})
+def test_missing_roots_and_duplicates(tmp_path, fake_drives):
+    fake_drives.volume("CIRCUITPY")
     found = drives.find_circuitpy([str(tmp_path / "nope"), str(tmp_path), str(tmp_path)])
     assert len(found) == 1
 
 
-def test_proc_mounts_parsing(tmp_path):
-    vol = make_volume(tmp_path, "my board", {"INFO_UF2.TXT": INFO_RP2040})
+def test_proc_mounts_parsing(tmp_path, fake_drives):
+    vol = fake_drives.rpi_rp2("my board")
     mounts = tmp_path / "mounts"
     mounts.write_text(
         "proc /proc proc rw 0 0\n"
@@ -101,15 +95,16 @@ def test_wait_for_times_out_and_finds():
     assert drives.wait_for(lambda: next(calls), 10, sleep=sleep, clock=lambda: now[0]) == ["x"]
 
 
-def test_parse_boot_out():
-    b = drives.parse_boot_out(BOOT_9)
+def test_parse_boot_out(boots):
+    boot9, boot10 = boots
+    b = drives.parse_boot_out(boot9)
     assert b.version == (9, 2, 1) and b.board_id == "raspberry_pi_pico"
     assert b.chip == "rp2040" and b.board_name == "Raspberry Pi Pico" and b.supported
-    b = drives.parse_boot_out(BOOT_10)
+    b = drives.parse_boot_out(boot10)
     assert b.version == (10, 0, 0) and b.board_id == "raspberry_pi_pico2" and b.supported
     b = drives.parse_boot_out("Adafruit CircuitPython 10.1.0-beta.1 on 2026-01-01; X with y\n")
     assert b.version == (10, 1, 0) and b.board_id is None
-    old = drives.parse_boot_out(BOOT_9.replace("9.2.1", "8.2.10"))
+    old = drives.parse_boot_out(boot9.replace("9.2.1", "8.2.10"))
     assert not old.supported
     with pytest.raises(LunchboxError, match="8.2.10.*9.x and 10.x"):
         drives.check_supported(old)
@@ -119,13 +114,13 @@ def test_parse_boot_out():
         drives.parse_boot_out("")
 
 
-def test_read_boot_out(tmp_path):
-    vol = make_volume(tmp_path, "CIRCUITPY", {"boot_out.txt": BOOT_10})
+def test_read_boot_out(fake_drives, boots):
+    vol = fake_drives.circuitpy(boot=boots[1])
     assert drives.read_boot_out(Drive(vol)).version == (10, 0, 0)
-    empty = make_volume(tmp_path, "CIRCUITPY1", {})
+    empty = fake_drives.circuitpy("CIRCUITPY1", boot=None)
     with pytest.raises(LunchboxError, match="no boot_out.txt") as err:
         drives.read_boot_out(Drive(empty))
     assert "reset" in err.value.hint
-    bad = make_volume(tmp_path, "CIRCUITPY2", {"boot_out.txt": "garbage"})
+    bad = fake_drives.circuitpy("CIRCUITPY2", boot="garbage")
     with pytest.raises(LunchboxError, match="does not start"):
         drives.read_boot_out(Drive(bad))

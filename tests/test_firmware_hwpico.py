@@ -8,9 +8,6 @@ import types
 from pathlib import Path
 
 import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-
 from test_firmware_core import DISPLAY_PACK, SSD1306  # the rendered profiles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,6 +136,11 @@ def fake_modules(monkeypatch, settings_text):
                       ("digitalio", dio), ("usb_cdc", usb), ("watchdog", wdmod)):
         monkeypatch.setitem(sys.modules, name, mod)
     monkeypatch.delitem(sys.modules, "companion.hwpico", raising=False)
+    # and the package's attribute, or `from companion import hwpico` finds the old module
+    # (built on another test's fake board)
+    import companion
+
+    monkeypatch.delattr(companion, "hwpico", raising=False)
     calls.clear()
     return micro
 

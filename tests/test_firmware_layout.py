@@ -2,21 +2,15 @@
 no text off-screen, no two texts on top of each other, nothing cut short ('~' is what
 core.text.fit leaves when it has to cut), and something visible on the screen."""
 
-import os
-
 import pytest
 
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
-
-from lunchbox.sim import Simulator
+from lunchbox import profiles
 from lunchbox.sim_inspect import walk
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
-            "pico2-ssd1306-5btn")
+ALL_PROFILES = profiles.list_profiles()  # the Pico 2 builds too: the same screens, checked
 AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 HAND = "ok next*6 ok next*7 ok next*8 ok "  # Shark 6/2/6, Shark 7/1/7 twice: the longest names
-SETTINGS = "next*5 ok "
+SETTINGS = "next*6 ok "  # menu row 6 (row 5 is First player)
 
 # (name, script that ends on the screen, the text that proves we are on it)
 SCREENS = (
@@ -66,24 +60,20 @@ def check(sim, marker):
             assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h, (x0, y0, x1, y1)
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", ALL_PROFILES)
 @pytest.mark.parametrize("name,script,marker", SCREENS, ids=[s[0] for s in SCREENS])
-def test_screen_layout(profile, name, script, marker, tmp_path):
-    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
-    sim.run_script(script)
-    check(sim, marker)
+def test_screen_layout(profile, name, script, marker, simulate, nvm):
+    check(simulate(profile, script, nvm), marker)
 
 
-@pytest.mark.parametrize("profile", PROFILES[:2])
-def test_crash_screen_layout(profile, tmp_path, monkeypatch):
-    import companion.aqua as aqua
+def test_crash_screen_layout(profile, tmp_path, monkeypatch, simulate, nvm):
+    import companion.games.aqua_brunch.calc as aqua
 
     def boom(self, button, kind):
         raise ZeroDivisionError("a rather long message about what went wrong, " * 3)
 
     monkeypatch.setattr(aqua.AquaScreen, "on_button", boom)
-    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
-    sim.run_script(AQUA + "ok wait:500 shot:{}".format(tmp_path / "c.png"))
+    sim = simulate(profile, AQUA + "ok wait:500 shot:{}".format(tmp_path / "c.png"), nvm)
     shot = sim.captures[0]
     assert shot["texts"][0] == "Oops - restarting"
     assert shot["problems"] == []
@@ -100,15 +90,13 @@ def _store_messages():
     return [getattr(store, n) for n in sorted(dir(store)) if n.startswith("MSG_")]
 
 
-@pytest.mark.parametrize("profile", PROFILES[:2])
-def test_every_store_message_is_shown_whole(profile, tmp_path):
+def test_every_store_message_is_shown_whole(profile, simulate, nvm):
     """What the store reports at start (corrupt memory, a lost game...) is shown in full."""
     from companion.app import App
     from companion.core.store import MSG_BLANK
     from companion.menu import start
 
-    sim = Simulator(profile, nvm_path=str(tmp_path / "nvm.bin"), mode="headless")
-    sim.run_script("")
+    sim = simulate(profile, "", nvm)
     for message in _store_messages():
         app = App(sim.hw, _StoreStub(), start, notice=message)
         app.refresh()
@@ -120,7 +108,7 @@ def test_every_store_message_is_shown_whole(profile, tmp_path):
             assert t[0] == "Saved data" and " ".join(t[1:]).split() == message.split()
 
 
-def test_every_toast_fits_in_its_two_lines():
+def test_every_toast_fits_in_its_two_lines(profile, simulate):
     """Every literal the app passes to notify() wraps into the toast without a cut."""
     import ast
     from pathlib import Path
@@ -129,18 +117,16 @@ def test_every_toast_fits_in_its_two_lines():
 
     root = Path(__file__).resolve().parents[1] / "firmware" / "companion"
     found = []
-    for path in sorted(root.glob("*.py")):
+    for path in sorted(root.rglob("*.py")):  # the games' folders too
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "notify"
                     and node.args and isinstance(node.args[0], ast.Constant)):
                 found.append(node.args[0].value)
     assert len(found) >= 4
-    for profile in PROFILES[:2]:
-        sim = Simulator(profile, mode="headless")
-        cols = sim.display.cols - 1  # as ui.Toast wraps
-        for message in found:
-            lines = wrap(message, cols, 2)
-            assert not lines[-1].endswith("~"), (profile, message, lines)
+    cols = simulate(profile, None).display.cols - 1  # as ui.Toast wraps
+    for message in found:
+        lines = wrap(message, cols, 2)
+        assert not lines[-1].endswith("~"), (profile, message, lines)
 
 
 class _StoreStub:

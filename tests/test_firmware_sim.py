@@ -13,7 +13,7 @@ from lunchbox.sim import Simulator  # after the SDL settings
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 # menu rows: 0 Space Lunch, 1 Let's Do Lunch, 2 Aqua Brunch, 3 Space Battle, 4 Space Days,
-# 5 Settings
+# 5 First player, 6 Settings
 TO_AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 CARDS = ("orca8", "orca5", "baby", "octopus", "walrus", "shark535", "shark626", "shark717")
 
@@ -64,7 +64,7 @@ def test_main_menu(profile):
 
 
 def test_menu_scrolls_and_wraps(profile):
-    assert "Settings" in run(profile, "next*5").texts()
+    assert "Settings" in run(profile, "next*6").texts()
     assert "Settings" in run(profile, "prev").texts()  # wraps from the top to the bottom
     assert "Space Lunch" in run(profile, "prev next").texts()
 
@@ -85,7 +85,7 @@ def test_held_next_auto_repeats(profile):
     (("orca8", "shark717", "walrus"), (-4,)),
 ])
 def test_aqua_calculator_matches_the_rules(hand, aqua, profile):
-    from shared_rules.aqua_brunch import strength
+    from shared_rules.aqua_brunch.rules import strength
 
     ticks = ""
     if aqua:
@@ -103,7 +103,7 @@ def test_strength_updates_live_while_picking(profile, tmp_path):
     shots = " ".join("next shot:{}/{}.png".format(tmp_path, i) for i in range(5))
     sim = run(profile, TO_AQUA + "ok next ok next*5 ok " + shots)
     # slots: orca8, walrus, then the third cycles orca8 orca5 baby octopus walrus
-    from shared_rules.aqua_brunch import strength
+    from shared_rules.aqua_brunch.rules import strength
 
     seen = [c["texts"][1] for c in sim.captures]
     want = [str(strength(["orca8", "walrus", c])) for c in CARDS[:5]]
@@ -138,7 +138,7 @@ def test_leds_show_strength_then_sleep(profile):
 
 
 def test_leds_off_setting(profile, nvm):
-    sim = run(profile, "next*5 ok next ok", nvm)  # Settings > LEDs: one press turns them off
+    sim = run(profile, "next*6 ok next ok", nvm)  # Settings > LEDs: one press turns them off
     assert "off" in sim.texts()
     sim = run(profile, "back " + TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
     assert "Strength" in sim.texts()
@@ -170,29 +170,31 @@ def test_opening_the_game_from_the_menu_carries_on(profile, nvm):
 
 
 def test_brightness_is_saved(profile, nvm):
-    sim = run(profile, "next*5 ok ok next next ok", nvm)
+    sim = run(profile, "next*6 ok ok next next ok", nvm)
     assert "70%" in sim.texts()
-    sim = run(profile, "next*5 ok", nvm)
+    sim = run(profile, "next*6 ok", nvm)
     assert "70%" in sim.texts()
     # Back in the picker restores the old value and saves nothing
-    run(profile, "next*5 ok ok prev prev back", nvm)
-    assert "70%" in run(profile, "next*5 ok", nvm).texts()
+    run(profile, "next*6 ok ok prev prev back", nvm)
+    assert "70%" in run(profile, "next*6 ok", nvm).texts()
 
 
 def test_player_name_editing(profile, nvm):
     # P1 -> Q1: next letter at the cursor, then a long OK saves
-    sim = run(profile, "next*5 ok next next ok ok next long:ok", nvm)
+    sim = run(profile, "next*6 ok next next ok ok next long:ok", nvm)
     assert "1 Q1" in sim.texts()
-    assert "1 Q1" in run(profile, "next*5 ok next next ok", nvm).texts()
+    assert "1 Q1" in run(profile, "next*6 ok next next ok", nvm).texts()
 
 
 def test_games_without_screens_say_coming_soon(profile, monkeypatch):
-    import companion.menu as menu
+    from companion.core import catalog
 
-    # a row without a screen module, as each game had before its screens were built
-    games = [(g[0], g[1], g[2], None) if g[0] == "space_days" else g for g in menu.GAMES]
-    monkeypatch.setattr(menu, "GAMES", tuple(games))
-    for row, name in [(i, g[1]) for i, g in enumerate(games) if g[3] is None]:
+    # a descriptor without a screen module, as each game had before its screens were built
+    about = catalog.about
+    monkeypatch.setattr(catalog, "about", lambda game_id: dict(
+        about(game_id), screens=None) if game_id == "space_days" else about(game_id))
+    games = catalog.menu_games()
+    for row, name in [(i, g[1]) for i, g in enumerate(games) if g[0] == "space_days"]:
         sim = run(profile, "next " * row + "ok")
         t = sim.texts()
         assert t[0].startswith(name[:8])
@@ -202,7 +204,7 @@ def test_games_without_screens_say_coming_soon(profile, monkeypatch):
 
 
 def test_crash_screen_records_and_restarts(profile, nvm, tmp_path, monkeypatch):
-    import companion.aqua as aqua
+    import companion.games.aqua_brunch.calc as aqua
 
     original = aqua.AquaScreen.on_button
 
@@ -307,16 +309,26 @@ def test_each_event_is_one_refresh_and_idle_passes_none(profile, monkeypatch):
         passes.append((self.handled - h, self.d.driver.refresh_count - r, toast))
 
     monkeypatch.setattr(App, "step", counted)
+    starts = []
+    init = App.__init__
+
+    def started(self, *args, **kwargs):
+        starts.append(len(passes))
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(App, "__init__", started)
     sim = run(profile, "wait:3000 " + TO_AQUA + pick("walrus", "shark717", "octopus") +
               "hold:next:1000 wait:500 long:back wait:3000")
     events = [p for p in passes if p[0]]
     assert len(events) > 30
     assert all(n == 1 and r == 1 for n, r, _t in events), events
+    # the menu, then the calculator in its own App (the board's fresh VM: companion/launch.py)
+    assert len(starts) == 2
     quiet = [p for p in passes if not p[0]]
-    # the first screen, then the first-start toast and the "Undone" toast going away
-    assert [r for _n, r, _t in quiet if r] == [1, 1, 1]
-    assert quiet[0][1] == 1 and all(t for _n, r, t in quiet if r)
-    assert sim.display.driver.refresh_count == len(events) + 3
+    # each App's first screen, then the first-start toast and the "Undone" toast going away
+    assert [r for _n, r, _t in quiet if r] == [1, 1, 1, 1]
+    assert quiet[0][1] == 1 and sum(1 for _n, r, t in quiet if r and not t) == 1
+    assert sim.display.driver.refresh_count == len(events) + 4
 
 
 def test_watchdog_seam(profile):
@@ -328,7 +340,7 @@ def test_watchdog_seam(profile):
 def test_watchdog_resets_a_hung_app_within_8_s(profile, nvm, monkeypatch):
     """A screen stuck waiting (it idles but never returns to the main loop, so the watchdog
     is not fed) is reset by the watchdog; the firmware starts again with the game saved."""
-    import companion.aqua as aqua
+    import companion.games.aqua_brunch.calc as aqua
 
     original = aqua.AquaScreen.on_button
     hung = []
@@ -359,7 +371,7 @@ def test_watchdog_is_quiet_while_the_app_runs(profile):
 
 
 def test_about_screen(profile):
-    t = run(profile, "next*5 ok prev ok").texts()
+    t = run(profile, "next*6 ok prev ok").texts()
     assert t[0] == "About"
     assert profile in t and "Firmware 0.1.0" in t and "0 records kept" in t
 
@@ -392,7 +404,8 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     before, not by names), and keeps its own."""
     import sys
 
-    import companion.menu as menu
+    import companion.loader as loader
+    from companion.core import catalog
 
     (tmp_path / "fake_days.py").write_text(
         "import fake_days_rules\n"
@@ -403,19 +416,20 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     (tmp_path / "fake_days_rules.py").write_text("RULES = 1\n")
     (tmp_path / "fake_days_late.py").write_text("LATE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(menu, "UNLOAD", True)  # as on the device (off on CPython)
-    monkeypatch.setattr(menu, "_loaded", [None, ()])
-    games = list(menu.GAMES)
-    games[4] = ("space_days", "Space Days", "Space Days", "fake_days")
-    monkeypatch.setattr(menu, "GAMES", tuple(games))
+    monkeypatch.setattr(loader, "UNLOAD", True)  # as on the device (off on CPython)
+    monkeypatch.setattr(loader, "_loaded", [None, ()])
+    about = catalog.about
+    monkeypatch.setattr(catalog, "about", lambda game_id: dict(
+        about(game_id), screens="fake_days") if game_id == "space_days" else about(game_id))
     sim = run(profile, "wait:3000 next*4 ok")
     assert sim.texts()[0] == "Days"
     assert {"fake_days", "fake_days_rules", "fake_days_late"} <= set(sys.modules)
     sim = run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"))  # same process, new app
     assert sim.texts()[:2] == ["Strength", "18"]
     assert {"fake_days", "fake_days_rules", "fake_days_late"} & set(sys.modules) == set()
-    assert "companion.aqua" in sys.modules and "shared_rules._compat" in sys.modules
-    assert menu._loaded[0] == "aqua_brunch"  # the calculator counts as its list's game
+    assert "companion.games.aqua_brunch.calc" in sys.modules
+    assert "shared_rules._compat" in sys.modules
+    assert loader._loaded[0] == "aqua_brunch"  # the calculator counts as its list's game
 
 
 def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
@@ -468,7 +482,7 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
     sim = run(profile, "wait:3000", nvm)  # formatting the blank sector
     base = sim.nvm.writes
     assert base >= 1
-    sim = run(profile, "next*5 prev*5 next*5 ok next next ok back back prev*5 " + TO_AQUA +
+    sim = run(profile, "next*6 prev*6 next*6 ok next next ok back back prev*6 " + TO_AQUA +
               "next*3 prev*3", nvm)
     assert sim.texts()[0] == "Strength"
     assert sim.nvm.writes == 0  # menus, the player names looked at, the calculator opened
@@ -478,12 +492,12 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
     # and closed with nothing ticked
     assert "2 Orca 8" in sim.texts() and "1 Orca 5" in sim.texts()
     assert sim.nvm.writes == 3
-    sim = run(profile, "back next*5 ok ok next ok", nvm)  # Back: the resume prompt; 60%
+    sim = run(profile, "back next*6 ok ok next ok", nvm)  # Back: the resume prompt; 60%
     assert sim.nvm.writes == 1
 
 
 def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly_full(nvm):
-    from companion.core.records import KIND_GAME, NEARLY_FULL, TYPICAL, envelope, waiting
+    from companion.core.records import KIND_GAME, NEARLY_FULL, envelope, waiting
     from companion.core.store import Store
     from shared_rules import games
 
@@ -497,7 +511,9 @@ def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     store = Store(sim.nvm)
     store.clear_game()
-    while store.room(TYPICAL[0]) >= NEARLY_FULL:  # TYPICAL[0]: a Space Lunch record
+    from companion.core.catalog import about
+
+    while store.room(about("space_lunch")["record_bytes"]) >= NEARLY_FULL:
         store.append_record(KIND_GAME, envelope(record))
     n = waiting(store)
     sim.close()
@@ -510,9 +526,9 @@ def test_game_screen_saves_each_action_undoes_and_says_when_a_game_is_too_long(n
     the start, a refused action changes nothing, and a game longer than the store takes keeps
     its last save and says so instead of crashing."""
     from companion.app import App
-    from companion.aqua import AquaScreen
-    from companion.core.aqua_calc import CYCLE
     from companion.core.store import Store
+    from companion.games.aqua_brunch.calc import AquaScreen
+    from companion.games.aqua_brunch.calc_state import CYCLE
     from companion.menu import start
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -541,9 +557,9 @@ def test_starting_another_game_asks_before_its_save_is_lost(nvm):
     """There is one save: the first move of a new game asks before replacing another game's
     save; "Keep it" changes nothing, "Start" goes on with that move."""
     from companion.app import App
-    from companion.aqua import AquaScreen
-    from companion.core.aqua_calc import CYCLE
     from companion.core.store import Store
+    from companion.games.aqua_brunch.calc import AquaScreen
+    from companion.games.aqua_brunch.calc_state import CYCLE
     from companion.menu import start
     from shared_rules import games
 
@@ -618,12 +634,13 @@ def test_a_scoreboard_opened_from_its_list_does_not_unload_the_list(monkeypatch)
     count as the same game, so nothing the list runs is dropped under it."""
     import sys
 
-    import companion.menu as menu
+    import companion.loader as loader
 
-    monkeypatch.setattr(menu, "UNLOAD", True)
-    monkeypatch.setattr(menu, "_loaded", [None, ()])
+    monkeypatch.setattr(loader, "UNLOAD", True)
+    monkeypatch.setattr(loader, "_loaded", [None, ()])
     sim = run("pico-display-pack", "wait:3000 " + TO_AQUA)
-    assert menu._loaded[0] == "aqua_brunch" and "companion.aqua_tools" in sys.modules
-    assert menu.forget_other_games("aqua_score") == []
-    assert menu.forget_other_games("aqua_calc") == []
+    assert loader._loaded[0] == "aqua_brunch"
+    assert "companion.games.aqua_brunch.entry" in sys.modules
+    assert loader.forget_other_games("aqua_score") == []
+    assert loader.forget_other_games("aqua_calc") == []
     assert sim.texts()[0] == "Strength"

@@ -3,23 +3,15 @@ real pseudo-terminal standing in for the board's console port."""
 
 import errno
 import hashlib
-import http.server
 import io
 import os
 import select
 import termios
-import threading
-import urllib.request
 
 import pytest
 
 from lunchbox import flash, ports, uf2
 from lunchbox.errors import LunchboxError
-
-INFO_RP2040 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
-INFO_RP2350 = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
-BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\n")
 
 
 def firmware_image(banner=b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico "
@@ -42,9 +34,10 @@ IMAGE_2350 = firmware_image(b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspb
 class FakeBoard:
     """Drives that come and go as a board would, advanced by the fake clock's sleeps."""
 
-    def __init__(self, media, info=INFO_RP2040):
-        self.media = media
-        self.info = info
+    def __init__(self, drives):
+        self.drives = drives  # the conftest's fake_drives
+        self.media = drives.media
+        self.info = drives.INFO_RP2040
         self.now = 0.0
         self.on_sleep = []
 
@@ -57,17 +50,10 @@ class FakeBoard:
         return self.now
 
     def show_bootloader(self):
-        d = self.media / "RPI-RP2"
-        d.mkdir(exist_ok=True)
-        (d / "INFO_UF2.TXT").write_text(self.info)
-        (d / "INDEX.HTM").write_text("<html>")
-        return d
+        return self.drives.rpi_rp2(info=self.info)
 
     def show_circuitpy(self):
-        d = self.media / "CIRCUITPY"
-        d.mkdir(exist_ok=True)
-        (d / "boot_out.txt").write_text(BOOT_OUT)
-        return d
+        return self.drives.circuitpy()
 
     def reboot_after_copy(self):
         boot = self.media / "RPI-RP2"
@@ -79,10 +65,8 @@ class FakeBoard:
 
 
 @pytest.fixture
-def board(tmp_path):
-    media = tmp_path / "media"
-    media.mkdir()
-    return FakeBoard(media)
+def board(fake_drives):
+    return FakeBoard(fake_drives.at("media"))
 
 
 def env_for(board, **kw):
@@ -138,7 +122,7 @@ def test_wrong_chip_writes_nothing(board, tmp_path):
 
 
 def test_rp2350_bootloader(board, tmp_path):
-    board.info = INFO_RP2350
+    board.info = board.drives.INFO_RP2350
     boot = board.show_bootloader()
     board.reboot_after_copy()
     flash.flash(env_for(board), uf2_file(tmp_path, IMAGE_2350), circuitpy_timeout=10)
@@ -147,9 +131,7 @@ def test_rp2350_bootloader(board, tmp_path):
 
 def test_two_bootloaders_never_guessed(board, tmp_path):
     board.show_bootloader()
-    other = board.media / "RP2350"
-    other.mkdir()
-    (other / "INFO_UF2.TXT").write_text(INFO_RP2350)
+    board.drives.rpi_rp2("RP2350", board.drives.INFO_RP2350)
     with pytest.raises(LunchboxError, match="2 bootloader drives"):
         flash.flash(env_for(board), uf2_file(tmp_path))
 
@@ -379,32 +361,16 @@ def test_pinned_without_digest_refused(board):
         flash.flash(env_for(board))
 
 
-def test_pinned_download_then_flash(board, tmp_path):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(IMAGE)))
-            self.end_headers()
-            self.wfile.write(IMAGE)
-
-        def log_message(self, *a):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        url = "http://127.0.0.1:{}/cp-pico.uf2".format(httpd.server_address[1])
-        table = {"raspberry_pi_pico": (url, hashlib.sha256(IMAGE).hexdigest())}
-        boot = board.show_bootloader()
-        board.reboot_after_copy()
-        no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
-        env = env_for(board, table=table, cache=str(tmp_path / "cache"), url_opener=no_proxy)
-        flash.flash(env, board="raspberry_pi_pico", chip="RP2040", circuitpy_timeout=10)
-        assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
-        assert os.listdir(tmp_path / "cache") == ["cp-pico.uf2"]
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+def test_pinned_download_then_flash(board, tmp_path, web):
+    url = web.serve(lambda path: IMAGE) + "/cp-pico.uf2"
+    table = {"raspberry_pi_pico": (url, hashlib.sha256(IMAGE).hexdigest())}
+    boot = board.show_bootloader()
+    board.reboot_after_copy()
+    env = env_for(board, table=table, cache=str(tmp_path / "cache"), url_opener=web.open)
+    flash.flash(env, board="raspberry_pi_pico", chip="RP2040", circuitpy_timeout=10)
+    assert (boot / flash.COPY_NAME).read_bytes() == IMAGE
+    assert os.listdir(tmp_path / "cache") == ["cp-pico.uf2"]
+    assert web.hits == ["/cp-pico.uf2"]
 
 
 def test_cli_refuses_broken_uf2_before_anything(tmp_path, capsys):

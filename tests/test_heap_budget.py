@@ -18,7 +18,7 @@ from heap_flows import FLOWS  # noqa: E402
 
 def _known_over():
     """{flow: why} for flows marked as known to be over the budget ("known_over" in
-    bench/heap_flows.py, naming the issue that brings them under)."""
+    bench/heap_flows.py, saying why and where the docs say more)."""
     return dict((f["flow"], f["known_over"]) for f in FLOWS if f.get("known_over"))
 
 
@@ -45,7 +45,7 @@ def test_every_screen_of_every_flow_leaves_the_budget():
     assert menu and all(60 * 1024 < r[3] < 180 * 1024 for r in menu)
     kept, peak = budget["modules"]["companion.core.store"]
     assert 30 * 1024 < peak < 70 * 1024 and kept < peak
-    # a "known_over" mark is a debt with an issue number, not a pass: it must go once the
+    # a "known_over" mark is a debt, not a pass: it must go once the
     # flow fits
     known = _known_over()
     fitting = [flow for flow in known if all(r[8] >= fm.BUDGET for r in rows if r[0] == flow)]

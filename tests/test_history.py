@@ -10,8 +10,6 @@ import pytest
 
 from lunchbox import cli, gamerec, replay_cmd, stats
 from lunchbox import db as dbmod
-from lunchbox import history as hist
-from lunchbox.errors import UsageError
 from shared_rules import games
 
 T0 = 1767225600
@@ -28,13 +26,16 @@ def play(game_id, *params, seed=1):
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory):
     """Three pulls from two boards: solo Space Lunch at three levels, Let's Do Lunch, Aqua
-    Brunch, a duel; some with the board's date, some not; and a corrupt record."""
+    Brunch, a duel, the three table scoreboards; some with the board's date, some not; and a
+    corrupt record."""
     import test_pull
 
     path = tmp_path_factory.mktemp("db") / "games.db"
     plan = [("space_lunch", (0,), ("ANNA",)), ("space_lunch", (1,), ("ANNA",)),
             ("space_lunch", (2,), ("BO",)), ("lets_do_lunch", (), ("ANNA", "BO")),
-            ("aqua_brunch", (3,), ("ANNA", "BO", "CY")), ("space_lunch", (4,), ("BO", "CY"))]
+            ("aqua_brunch", (3,), ("ANNA", "BO", "CY")), ("space_lunch", (4,), ("BO", "CY")),
+            ("aqua_score", (3,), ("ANNA", "BO", "DAN")), ("battle_race", (2,), ("ANNA", "BO")),
+            ("days_score", (2,), ("BO", "ANNA"))]
     recs = []
     with dbmod.Database(path) as db:
         for batch in range(3):
@@ -62,28 +63,36 @@ def test_history_table_and_filters(filled, capsys):
     code, out, _ = run_cli(capsys, "history", "--db", path)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["ID", "DATE", "GAME", "PLAYERS", "WINNER", "SCORE"]
+    assert lines[0].split() == ["ID", "DATE", "GAME", "PLAYERS", "WINNER", "SCORE", "MATCH"]
     assert len(lines) == 2 + len(recs) + 1  # header, rule, games, the ~ note
     assert "Space Lunch (Hard)" in out and "ANNA, Automa" in out and "Let's Do Lunch (to 20)" in out
     assert lines[-1].startswith("~ the board's clock was not set")
+    for shown in ("Aqua Brunch scoreboard (3 players)", "Space Battle race (2 players)",
+                  "Space Days scoring (2 players)"):
+        assert out.count(shown) == 3, shown
+    for gid in ("aqua_score", "battle_race", "days_score"):
+        assert gid not in out
     _, out, _ = run_cli(capsys, "history", "--db", path, "--game", "lets do")
     assert out.count("Let's Do Lunch") == 3 and "Aqua" not in out
     _, out, _ = run_cli(capsys, "history", "--db", path, "--player", "cy")
     games_shown = out.splitlines()[2:]
     assert len(games_shown) == 6 and all("CY" in line for line in games_shown)
     assert "Hard" not in out
+    code, _, err = run_cli(capsys, "history", "--db", path, "--game", "chess")
+    said = [line for line in err.splitlines() if line.startswith("lunchbox history:")]
+    assert code == 2 and len(said) == 1 and "'chess' is no game here" in said[0]
+    assert all(n in said[0] for n in ("Space Battle race (battle_race)", "Space Days scoring",
+                                       "Aqua Brunch scoreboard", "Let's Do Lunch"))
     _, out, _ = run_cli(capsys, "history", "--db", path, "--corrupt")
     assert "corrupt record" in out and "checksum" in out
+    for typed in ("space battle race", "Space Battle Race", "battle_race", "race"):
+        _, out, _ = run_cli(capsys, "history", "--db", path, "--game", typed)
+        assert out.count("Space Battle race (2 players)") == 3, typed
+        assert len(out.splitlines()) == 2 + 3, typed  # header, rule, the three races
     code, _, err = run_cli(capsys, "history", "--db", path, "--game", "space")
-    assert code == 2 and "no single game matches 'space'" in err
-
-
-def test_game_names():
-    assert hist.game_id("Space Lunch") == "space_lunch"
-    assert hist.game_id("aqua") == "aqua_brunch"
-    assert hist.game_id("space_battle") == "space_battle"
-    with pytest.raises(UsageError):
-        hist.game_id("chess")
+    assert code == 2 and "--game 'space' could be any of: Space Lunch (space_lunch)," in err
+    _, out, _ = run_cli(capsys, "history", "--db", path, "--game", "AQUA BRUNCH")
+    assert out.count("Aqua Brunch (3 players)") == 3 and "Space" not in out
 
 
 def test_empty_database_says_what_to_do(tmp_path, capsys):
@@ -106,7 +115,17 @@ def test_export_csv_json_bgstats(filled, capsys, tmp_path):
     assert len(data["games"]) == len(recs)
     g = data["games"][0]
     assert g["date"].endswith("Z") and set(g["winners"]) <= set(g["players"])
-    _, out, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game", "aqua")
+    shown = {(x["game_id"], x["game"]) for x in data["games"]}
+    assert ("days_score", "Space Days scoring (2 players)") in shown
+    assert {r["game"] for r in rows if r["game_id"] == "aqua_score"} == {
+        "Aqua Brunch scoreboard (3 players)"}
+    _, out, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game",
+                        "battle_race")
+    bg = json.loads(out)
+    assert [x["name"] for x in bg["games"]] == ["Space Battle race"] and len(bg["plays"]) == 3
+    assert all("Space Battle race (2 players)" in p["comments"] for p in bg["plays"])
+    _, out, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game",
+                          "aqua brunch")
     bg = json.loads(out)
     assert [x["name"] for x in bg["games"]] == ["Aqua Brunch"] and len(bg["plays"]) == 3
     assert {p["name"] for p in bg["players"]} == {"ANNA", "BO", "CY"}
@@ -115,7 +134,8 @@ def test_export_csv_json_bgstats(filled, capsys, tmp_path):
     assert all(s["playerRefId"] in refs for s in play["playerScores"])
     assert sum(s["winner"] for s in play["playerScores"]) >= 1
     assert len({p["uuid"] for p in bg["plays"]}) == 3  # stable, distinct uuids
-    _, again, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game", "aqua")
+    _, again, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game",
+                          "aqua brunch")
     assert again == out
     _, solo, _ = run_cli(capsys, "export", "--db", path, "--format", "bgstats", "--game", "space")
     # (ambiguous: error, nothing written)
@@ -168,8 +188,13 @@ def test_stats_text_and_plots(filled, capsys, tmp_path):
     assert "Space Lunch solo: win rate" in out and "Easy" in out and "Hard" in out
     assert "Let's Do Lunch:" in out and "chi2" in out
     assert "Aqua Brunch: scores per player" in out
+    for shown in ("Aqua Brunch scoreboard", "Space Battle race", "Space Days scoring"):
+        assert "\n{}: scores per player".format(shown) in out
+    assert not any(gid in out for gid in ("aqua_score", "battle_race", "days_score"))
     pngs = sorted(p.name for p in (tmp_path / "plots").iterdir())
     assert "space-lunch-win-rate.png" in pngs and "lets-do-lunch-rolls.png" in pngs
+    assert "win-rate-battle-race.png" in pngs and "lets-do-lunch-margins.png" in pngs
+    assert "wrote {}".format(tmp_path / "plots" / "scores-days-score.png") in out
     assert all((tmp_path / "plots" / p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
 
 

@@ -10,7 +10,7 @@
 - malformed input: manifests, journals, settings.toml, boot_out.txt, profiles, through the
   real command line: one line and a fix, a non-zero exit, never a traceback.
 
-Each case counts in TOTALS; the last test checks the totals printed in docs/host-tool.md
+Each case counts in SYNC_CASES; the last test checks the totals printed in docs/host-tool.md
 (`python -m pytest -q -p no:xdist tests/test_host_faults.py -s` prints them).
 """
 
@@ -34,8 +34,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "host-tool.md"
 BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
-TOTALS = {"tried": 0, "handled": 0, "lost": 0}
-CATEGORIES = {}
 
 # The user's own settings: Latin-1 bytes, CRLF line ends, a comment; kept byte for byte.
 USER_SETTINGS = (b'CIRCUITPY_WIFI_SSID = "caf\xe9"\r\nCIRCUITPY_WIFI_PASSWORD = "p\xe4ss w\xf6rd"'
@@ -132,14 +130,47 @@ class World:
                 if p.is_file()]
 
 
-def count(category, handled, lost=False):
-    TOTALS["tried"] += 1
-    TOTALS["handled"] += bool(handled)
-    TOTALS["lost"] += bool(lost)
-    c = CATEGORIES.setdefault(category, [0, 0, 0])
-    c[0] += 1
-    c[1] += bool(handled)
-    c[2] += bool(lost)
+class Tally:
+    """The cases of one kind: tried, handled and lost, in total and per category; at the end
+    checked against the table and the total line ``line`` (a format of tried, handled, lost)
+    in ``doc``."""
+
+    def __init__(self, categories, doc, line):
+        self.categories = categories  # in the doc's order
+        self.doc, self.line = doc, line
+        self.totals = {"tried": 0, "handled": 0, "lost": 0}
+        self.counts = {}
+
+    def count(self, category, handled, lost=False):
+        self.totals["tried"] += 1
+        self.totals["handled"] += bool(handled)
+        self.totals["lost"] += bool(lost)
+        c = self.counts.setdefault(category, [0, 0, 0])
+        c[0] += 1
+        c[1] += bool(handled)
+        c[2] += bool(lost)
+
+    def check_doc(self):
+        if set(self.counts) != set(self.categories) or os.environ.get("PYTEST_XDIST_WORKER"):
+            pytest.skip("only a whole run of this file (without xdist) counts every case")
+        lines = ["| {} | {} | {} | {} |".format(name, *self.counts[name])
+                 for name in self.categories]
+        total = self.line.format(**self.totals)
+        print("\n" + "\n".join(lines) + "\n" + total)
+        assert self.totals["lost"] == 0 and self.totals["handled"] == self.totals["tried"]
+        docs = self.doc.read_text()
+        m = re.search(re.sub(r"\\\{\w+\\\}", r"\\d+", re.escape(self.line)), docs)
+        where = self.doc.relative_to(ROOT)
+        assert m and m.group(0) == total, (
+            "{} should say '{}' (and the table above it: {})".format(where, total, lines))
+        for line in lines:
+            assert line in docs, "{} lacks the row {}".format(where, line)
+
+
+SYNC_CASES = Tally(("cut at every write", "unplug at every write", "planted links and FIFOs",
+                    "two syncs at once", "malformed input"), DOCS,
+                   "cases tried: {tried}, handled: {handled}, data lost: {lost}")
+count = SYNC_CASES.count
 
 
 # ---- cuts: a sync killed at every write -----------------------------------------------------
@@ -644,21 +675,445 @@ def test_truncated_settings_is_reported_by_doctor(tmp_path):
 
 # ---- the totals -----------------------------------------------------------------------------
 
-EXPECTED_CATEGORIES = ("cut at every write", "unplug at every write", "planted links and FIFOs",
-                       "two syncs at once", "malformed input")
-
-
 def test_zz_totals_match_the_docs():
-    if set(CATEGORIES) != set(EXPECTED_CATEGORIES) or os.environ.get("PYTEST_XDIST_WORKER"):
-        pytest.skip("only a whole run of this file (without xdist) counts every case")
-    lines = ["| {} | {} | {} | {} |".format(name, *CATEGORIES[name])
-             for name in EXPECTED_CATEGORIES]
-    total = "cases tried: {tried}, handled: {handled}, data lost: {lost}".format(**TOTALS)
-    print("\n" + "\n".join(lines) + "\n" + total)
-    assert TOTALS["lost"] == 0 and TOTALS["handled"] == TOTALS["tried"]
-    docs = DOCS.read_text()
-    m = re.search(r"cases tried: \d+, handled: \d+, data lost: \d+", docs)
-    assert m and m.group(0) == total, (
-        "docs/host-tool.md should say '{}' (and the table above it: {})".format(total, lines))
-    for line in lines:
-        assert line in docs, "docs/host-tool.md lacks the row " + line
+    SYNC_CASES.check_doc()
+
+
+# ---- the records commands: hostile paths, arguments, databases, full disks, signals ----------
+#
+# Each case runs the real `lunchbox` in a subprocess (bytes argv, so non-UTF-8 arguments reach
+# it as a shell would pass them) with a deadline, and checks: exactly one line "lunchbox CMD:
+# ...", a non-zero exit, no traceback, and that no file in the case's folder (nor outside it)
+# changed, appeared or vanished but those the case allows. Counted apart from the sync cases
+# above, in docs/records.md.
+
+RECORD_CASES = Tally(("links, FIFOs, devices and folders as output", "full disks and signals",
+                      "huge numbers", "arguments not UTF-8", "foreign databases"),
+                     ROOT / "docs" / "records.md",
+                     "record cases tried: {tried}, handled: {handled}, files harmed: {lost}")
+count_record = RECORD_CASES.count
+
+
+def _records_db(path):
+    """A games database filled by a real pull: Space Lunch, Let's Do Lunch, Aqua Brunch."""
+    import random
+
+    import linkloop
+    import test_pull
+
+    from lunchbox import db as dbmod
+    from shared_rules import games
+
+    with dbmod.Database(path) as db:
+        board = linkloop.Board(uid=b"\x0c" * 8)
+        for i, (gid, params, names) in enumerate((("space_lunch", (1,), ("ANNA",)),
+                                                  ("lets_do_lunch", (), ("ANNA", "BO")),
+                                                  ("aqua_brunch", (3,), ("ANNA", "BO", "CY")))):
+            rng = random.Random(i)
+            g = games.new(gid, *params)
+            while not g.is_terminal():
+                g.apply(rng.choice(g.legal_actions()))
+            board.finish(games.record(g), names, unix=1767225600 + 60 * i)
+        test_pull.do_pull(board, db)
+
+
+@pytest.fixture(scope="module")
+def records_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("records") / "games.sqlite3"
+    _records_db(path)
+    return path
+
+
+def lunchbox_bytes(argv, cwd, env=None, timeout=30, preexec=None):
+    """`lunchbox ARGV` (bytes) in a subprocess: (exit status or 'hung', its output as text)."""
+    env = dict(os.environ if env is None else env)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "host"), str(ROOT)])
+    env.pop(dbmod_env(), None)
+    try:
+        r = subprocess.run([os.fsencode(sys.executable), b"-m", b"lunchbox"] + list(argv),
+                           cwd=str(cwd), env=env, capture_output=True, timeout=timeout,
+                           preexec_fn=preexec)
+    except subprocess.TimeoutExpired:
+        return "hung", ""
+    # stderr, then what went to stdout (portability's findings), for the words looked for
+    return r.returncode, (r.stderr + b"\n" + r.stdout).decode("utf-8", "backslashreplace")
+
+
+def dbmod_env():
+    from lunchbox import db as dbmod
+
+    return dbmod.DB_ENV
+
+
+def _b(x):
+    return x if isinstance(x, bytes) else os.fsencode(str(x))
+
+
+def refused_once(rc, err, command, fix=True):
+    """Why not, or "" when it is: one line, a non-zero exit, no traceback (and a fix)."""
+    lines = [line for line in err.splitlines() if line.startswith("lunchbox " + command)]
+    why = []
+    if rc == "hung":
+        why.append("hung")
+    elif rc in (0, None):
+        why.append("exit status 0")
+    if "Traceback" in err:
+        why.append("traceback")
+    if len(lines) != 1:
+        why.append("{} lines 'lunchbox {}'".format(len(lines), command))
+    if fix and "fix:" not in err:
+        why.append("no fix")
+    return "; ".join(why) + (": " + err.strip()[-300:] if why else "")
+
+
+class Around:
+    """A case's folder with a file of the user's that must not change, and one outside."""
+
+    def __init__(self, base):
+        self.dir = base / "case"
+        self.outside = base / "outside"
+        self.dir.mkdir(parents=True)
+        self.outside.mkdir()
+        (self.outside / "victim.txt").write_bytes(b"precious host file\n")
+        (self.dir / "mine.txt").write_bytes(b"the user's own file\n")
+        self.before = None
+
+    def freeze(self):
+        self.before = (snapshot(self.dir), snapshot(self.outside))
+
+    def changes(self, allowed=()):
+        now = (snapshot(self.dir), snapshot(self.outside))
+        out = []
+        for which, (a, b) in zip(("case", "outside"), zip(self.before, now)):
+            for rel in sorted(set(a) | set(b)):
+                if a.get(rel) != b.get(rel) and rel not in allowed:
+                    out.append("{} {} {}".format(
+                        which, rel, "appeared" if rel not in a else "vanished" if rel not in b
+                        else "changed"))
+        return out
+
+
+def _output_cases(records_db):
+    """(name, make(around) -> argv, command, words in the message)."""
+    def link_to_victim(a):
+        (a.dir / "out.json").symlink_to(a.outside / "victim.txt")
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out.json")]
+
+    def dangling(a):
+        (a.dir / "out.json").symlink_to(a.outside / "created-by-export.json")
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out.json")]
+
+    def fifo(a):
+        os.mkfifo(a.dir / "out.csv")
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out.csv")]
+
+    def device(a):
+        if os.geteuid() == 0:  # a node of our own (the null device), never the system's
+            os.mknod(a.dir / "dev", 0o666 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+            return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "dev")]
+        return [b"export", b"--db", _b(records_db), b"-o", _b(os.devnull)]
+
+    def folder(a):
+        (a.dir / "out").mkdir()
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out")]
+
+    def under_a_file(a):
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "mine.txt" / "x.csv")]
+
+    def plot_link(a):
+        (a.dir / "plots").mkdir()
+        (a.dir / "plots" / "space-lunch-win-rate.png").symlink_to(a.outside / "victim.txt")
+        return [b"stats", b"--db", _b(records_db), b"--plot", _b(a.dir / "plots")]
+
+    def plot_fifo(a):
+        (a.dir / "plots").mkdir()
+        os.mkfifo(a.dir / "plots" / "lets-do-lunch-rolls.png")
+        return [b"stats", b"--db", _b(records_db), b"--plot", _b(a.dir / "plots")]
+
+    return [("export -o a link to a host file", link_to_victim, "export", "symbolic link"),
+            ("export -o a dangling link", dangling, "export", "symbolic link"),
+            ("export -o a FIFO", fifo, "export", "FIFO"),
+            ("export -o a device node", device, "export", "device"),
+            ("export -o a folder", folder, "export", "folder"),
+            ("export -o under a file", under_a_file, "export", "Not a directory"),
+            ("stats --plot over a link", plot_link, "stats", "symbolic link"),
+            ("stats --plot over a FIFO", plot_fifo, "stats", "FIFO")]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs symlinks and FIFOs")
+def test_records_output_never_through_links_fifos_devices_or_folders(tmp_path, records_db):
+    failures = []
+    for name, make, command, words in _output_cases(records_db):
+        a = Around(tmp_path / name.replace(" ", "-"))
+        argv = make(a)
+        a.freeze()
+        rc, err = lunchbox_bytes(argv, a.dir)
+        why = refused_once(rc, err, command)
+        if words not in err:
+            why += "; message lacks {!r}: {}".format(words, err.strip())
+        changed = a.changes()
+        count_record("links, FIFOs, devices and folders as output", not why and not changed,
+                     lost=bool(changed))
+        if why or changed:
+            failures.append("{}: {} {}".format(name, why, changed))
+    assert not failures, "\n".join(failures)
+
+
+def test_export_keeps_the_users_tmp_file_and_leaves_no_temporary(tmp_path, records_db):
+    a = Around(tmp_path)
+    (a.dir / "out.csv.tmp").write_bytes(b"the user's own .tmp\n")
+    (a.dir / "out.csv").write_bytes(b"old export\n")
+    a.freeze()
+    rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out.csv")],
+                             a.dir)
+    changed = a.changes(allowed=("out.csv",))
+    new = (a.dir / "out.csv").read_bytes()
+    ok = rc == 0 and not changed and new.startswith(b"id,board") and "Traceback" not in err
+    count_record("links, FIFOs, devices and folders as output", ok, lost=bool(changed))
+    assert ok, (rc, err, changed)
+
+
+def _limit_file_size(limit):
+    def preexec():
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # then a write past it fails: EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return preexec
+
+
+@contextlib.contextmanager
+def _tiny_tmpfs(path, size="64k"):
+    """A 64 KiB tmpfs at ``path`` (root only), filled to the last block; None without root."""
+    path.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", str(path)],
+        capture_output=True).returncode == 0
+    try:
+        if mounted:
+            (path / "old.json").write_bytes(b"old export\n")
+            fd = os.open(path / "filler", os.O_WRONLY | os.O_CREAT)
+            try:
+                while os.write(fd, b"\0" * 4096):
+                    pass
+            except OSError:  # full
+                pass
+            finally:
+                os.close(fd)
+        yield path if mounted else None
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(path)], capture_output=True)
+
+
+def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
+    failures = []
+    # a file-size limit: every write past 2 KB fails (EFBIG), as on a full disk
+    a = Around(tmp_path / "limit")
+    (a.dir / "old.json").write_bytes(b"old export\n")
+    a.freeze()
+    rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"--format", b"json", b"-o",
+                              _b(a.dir / "old.json")], a.dir, preexec=_limit_file_size(2048))
+    why = refused_once(rc, err, "export")
+    changed = a.changes()
+    count_record("full disks and signals", not why and not changed, lost=bool(changed))
+    if why or changed:
+        failures.append("file-size limit: {} {}".format(why, changed))
+    # a real full file system (a tiny tmpfs, as root), written to and then replaced
+    with _tiny_tmpfs(tmp_path / "tmpfs") as full:
+        if full is not None:
+            before = snapshot(full)
+            rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"--format", b"json",
+                                      b"-o", _b(full / "old.json")], tmp_path)
+            why = refused_once(rc, err, "export")
+            lost = snapshot(full) != before
+            if "No space left" not in err:
+                why += "; not the full disk's message: " + err.strip()
+            count_record("full disks and signals", not why and not lost, lost=lost)
+            if why or lost:
+                failures.append("full tmpfs: {} {}".format(why, lost))
+        else:  # not root: a limit of 0 bytes, not one byte written (the same count in docs)
+            a = Around(tmp_path / "limit0")
+            (a.dir / "old.json").write_bytes(b"old export\n")
+            a.freeze()
+            rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o",
+                                      _b(a.dir / "old.json")], a.dir, preexec=_limit_file_size(0))
+            why = refused_once(rc, err, "export")
+            count_record("full disks and signals", not why and not a.changes(),
+                         lost=bool(a.changes()))
+            if why or a.changes():
+                failures.append("file-size limit 0: {} {}".format(why, a.changes()))
+    # stdout on a full device
+    with open("/dev/full", "wb") as full_dev:
+        r = subprocess.run([sys.executable, "-m", "lunchbox", "export", "--db", str(records_db)],
+                           stdout=full_dev, stderr=subprocess.PIPE, timeout=30, cwd=str(ROOT),
+                           env=dict(os.environ, PYTHONPATH=str(ROOT / "host")))
+    err = r.stderr.decode("utf-8", "replace")
+    why = refused_once(r.returncode, err, "export")
+    count_record("full disks and signals", not why)
+    if why:
+        failures.append("stdout /dev/full: " + why)
+    assert not failures, "\n".join(failures)
+
+
+def test_sigterm_while_writing_removes_the_temporary(tmp_path, records_db, monkeypatch):
+    # the real handler, the real signal, delivered while the data is being flushed to disk
+    from lunchbox import outfile
+
+    a = Around(tmp_path)
+    (a.dir / "old.csv").write_bytes(b"old export\n")
+    a.freeze()
+    real_fsync = os.fsync
+
+    def term_then_fsync(fd):
+        os.kill(os.getpid(), signal.SIGTERM)
+        real_fsync(fd)
+    monkeypatch.setattr(outfile.os, "fsync", term_then_fsync)
+    rc, err = run_cli(["export", "--db", str(records_db), "-o", str(a.dir / "old.csv")])
+    monkeypatch.undo()
+    changed = a.changes()
+    ok = (rc == 128 + signal.SIGTERM and "stopped by SIGTERM" in err and not changed
+          and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+    count_record("full disks and signals", ok, lost=bool(changed))
+    assert ok, (rc, err, changed)
+
+
+HUGE = b"99999999999999999999"
+
+
+def test_huge_numbers_get_one_line(tmp_path, records_db):
+    cases = [([b"replay", HUGE], "replay", "no game with ID"),
+             ([b"replay", b"-" + HUGE], "replay", "no game with ID"),
+             ([b"replay", b"9" * 5000], "replay", "invalid int"),
+             ([b"replay", b"1e400"], "replay", "invalid int"),
+             ([b"replay", b"1", b"--upto", HUGE, b"--final", b"--sim", b"--profile",
+               b"no-such-profile"], "replay", "profile"),
+             ([b"sim", b"--headless", b"--scale", HUGE, b"--keys", b"ok"], "sim", "zoom"),
+             ([b"sim", b"--headless", b"--keys", b"wait:" + HUGE], "sim", "key script"),
+             ([b"push", b"--brightness", HUGE, b"--port", b"/nonexistent"], "push", ""),
+             ([b"push", b"--name", HUGE + b"=ANNA", b"--port", b"/nonexistent"], "push", "")]
+    failures = []
+    for i, (argv, command, words) in enumerate(cases):
+        a = Around(tmp_path / str(i))
+        a.freeze()
+        full = argv + ([b"--db", _b(records_db)] if command == "replay" else [])
+        if command == "sim":
+            full = argv + [b"--nvm", _b(a.dir / "nvm.bin")]
+        rc, err = lunchbox_bytes(full, a.dir, timeout=60)
+        why = refused_once(rc, err, command, fix="invalid" not in words and command != "sim")
+        if words not in err:
+            why += "; message lacks {!r}: {}".format(words, err.strip())
+        changed = a.changes()
+        count_record("huge numbers", not why and not changed, lost=bool(changed))
+        if why or changed:
+            failures.append("{}: {} {}".format(b" ".join(argv)[:60], why, changed))
+    assert not failures, "\n".join(failures)
+
+
+def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
+    bad = b"caf\xe9"
+    cases = [[b"history", b"--board", bad], [b"history", b"--player", bad],
+             [b"history", b"--game", bad], [b"history", b"--db", bad + b".db"],
+             [b"stats", b"--plot", bad], [b"export", b"-o", bad + b".csv"],
+             [b"export", b"--format", b"bgstats", b"--me", bad],
+             [b"replay", b"1", b"--shots", bad], [b"portability", bad + b".py"],
+             [b"pull", b"--port", bad], [b"push", b"--names", bad, b"--port", b"/nonexistent"]]
+    failures = []
+    for i, argv in enumerate(cases):
+        a = Around(tmp_path / str(i))
+        a.freeze()
+        db = [] if argv[0] in (b"portability", b"push") or b"--db" in argv else [
+            b"--db", _b(records_db)]
+        rc, err = lunchbox_bytes(argv + db, a.dir)
+        why = refused_once(rc, err, argv[0].decode())
+        if "not valid UTF-8" not in err or "\\xe9" not in err:
+            why += "; does not say which bytes: " + err.strip()
+        changed = a.changes()
+        count_record("arguments not UTF-8", not why and not changed, lost=bool(changed))
+        if why or changed:
+            failures.append("{}: {} {}".format(b" ".join(argv), why, changed))
+    # a source file that is not UTF-8, and a FIFO, given to the portability check
+    a = Around(tmp_path / "portability-files")
+    (a.dir / "latin1.py").write_bytes(b'NAME = "caf\xe9"\n')
+    os.mkfifo(a.dir / "fifo.py")
+    a.freeze()
+    for name, words in (("latin1.py", "not UTF-8"), ("fifo.py", "not a regular file")):
+        rc, err = lunchbox_bytes([b"portability", _b(a.dir / name)], a.dir, timeout=20)
+        why = refused_once(rc, err, "portability")
+        if words not in err:
+            why += "; message lacks {!r}: {}".format(words, err.strip())
+        count_record("arguments not UTF-8", not why)
+        if why:
+            failures.append("portability {}: {}".format(name, why))
+    assert not a.changes()
+    assert not failures, "\n".join(failures)
+
+
+def _foreign_dbs(a):
+    """name -> (path of the database argument, words in the message)."""
+    import sqlite3
+
+    d = a.dir
+    conn = sqlite3.connect(str(d / "foreign.sqlite3"))
+    conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.execute("INSERT INTO recipes VALUES ('soup')")
+    conn.commit()
+    conn.close()
+    conn = sqlite3.connect(str(d / "newer.sqlite3"))
+    conn.execute("CREATE TABLE records (x)")
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    (d / "junk.sqlite3").write_bytes(b"this is not a database\n" * 100)
+    os.mkfifo(d / "fifo.sqlite3")
+    (d / "folder.sqlite3").mkdir()
+    return {"a foreign SQLite file": (d / "foreign.sqlite3", "not a lunchbox games database"),
+            "a newer schema": (d / "newer.sqlite3", "newer lunchbox"),
+            "not SQLite": (d / "junk.sqlite3", "cannot open the games database"),
+            "a FIFO": (d / "fifo.sqlite3", "not a regular file"),
+            "a folder": (d / "folder.sqlite3", "a folder"),
+            "under a file": (d / "mine.txt" / "g.sqlite3", "Not a directory")}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_foreign_databases_are_refused_and_left_alone(tmp_path):
+    failures = []
+    commands = ([b"history"], [b"stats"], [b"export"], [b"replay", b"1"],
+                [b"pull", b"--port", b"/nonexistent"])
+    a = Around(tmp_path)
+    cases = _foreign_dbs(a)
+    a.freeze()
+    for name, (path, words) in cases.items():
+        for argv in commands:
+            rc, err = lunchbox_bytes(argv + [b"--db", _b(path)], a.dir)
+            why = refused_once(rc, err, argv[0].decode())
+            if words not in err:
+                why += "; message lacks {!r}: {}".format(words, err.strip())
+            changed = a.changes()
+            count_record("foreign databases", not why and not changed, lost=bool(changed))
+            if why or changed:
+                failures.append("{} ({}): {} {}".format(name, argv[0].decode(), why, changed))
+    # read commands create nothing: no database, no folder where none was
+    for argv in commands[:4]:
+        rc, err = lunchbox_bytes(argv + [b"--db", _b(a.dir / "new" / "g.sqlite3")], a.dir)
+        # export writes an empty export; the others say no games were pulled yet
+        ok = (rc not in (0, None) or argv[0] == b"export") and "Traceback" not in err \
+            and not a.changes()
+        count_record("foreign databases", ok)
+        if not ok:
+            failures.append("{} on a missing database: rc={} {} {}".format(
+                argv[0].decode(), rc, err.strip(), a.changes()))
+    # the user data folder is a file: the default database cannot be under it
+    home = a.dir / "mine.txt"
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home))
+    for argv in ([b"history"], [b"pull", b"--port", b"/nonexistent"]):
+        rc, err = lunchbox_bytes(argv, a.dir, env=env)
+        why = refused_once(rc, err, argv[0].decode())
+        count_record("foreign databases", not why and not a.changes())
+        if why:
+            failures.append("data folder a file ({}): {}".format(argv[0].decode(), why))
+    assert not failures, "\n".join(failures)
+
+
+def test_zz_record_totals_match_the_docs():
+    RECORD_CASES.check_doc()

@@ -6,7 +6,6 @@ and key scripts are bounded."""
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,15 +14,6 @@ import pytest
 from lunchbox import sim_hw
 from lunchbox.errors import LunchboxError
 from lunchbox.sim_script import compile_script
-
-ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", DISPLAY="",
-           WAYLAND_DISPLAY="")
-
-
-def lunchbox(*args, env=None, timeout=60):
-    return subprocess.run([sys.executable, "-m", "lunchbox", *args], capture_output=True,
-                          text=True, env=env or ENV, timeout=timeout, cwd=str(ROOT))
 
 
 def refused(r, *words):
@@ -38,19 +28,19 @@ def refused(r, *words):
     return lines[0]
 
 
-def test_screenshot_that_is_a_folder_or_under_a_file(tmp_path):
+def test_screenshot_that_is_a_folder_or_under_a_file(tmp_path, run_lunchbox):
     nvm = tmp_path / "nvm.bin"
     (tmp_path / "afile").write_text("x")
     for shot, why in ((tmp_path, "is a folder"), (tmp_path / "afile" / "s.png", "is a file")):
-        r = lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys", "ok",
+        r = run_lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys", "ok",
                      "--screenshot", str(shot))
         refused(r, "--screenshot", why)
         assert not nvm.exists()  # refused before the run started
 
 
-def test_shot_word_to_a_folder_refused_before_running(tmp_path):
+def test_shot_word_to_a_folder_refused_before_running(tmp_path, run_lunchbox):
     nvm = tmp_path / "nvm.bin"
-    r = lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys",
+    r = run_lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys",
                  "wait:200 shot:{} ok".format(tmp_path))
     refused(r, "shot:", "is a folder")
     assert not nvm.exists()
@@ -80,24 +70,24 @@ def test_shot_that_fails_while_running_is_no_firmware_crash(tmp_path, monkeypatc
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
-def test_nvm_folder_under_a_file_or_fifo(tmp_path):
+def test_nvm_folder_under_a_file_or_fifo(tmp_path, run_lunchbox):
     (tmp_path / "afile").write_text("x")
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for nvm, why in ((tmp_path, "is a folder"), (tmp_path / "afile" / "nvm.bin", "is a file"),
                      (fifo, "a pipe")):
-        r = lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys", "ok", timeout=30)
+        r = run_lunchbox("sim", "--headless", "--nvm", str(nvm), "--keys", "ok", timeout=30)
         refused(r, "--nvm", why)
     assert (tmp_path / "afile").read_text() == "x"
 
 
-def test_home_that_is_a_file_or_unusable(tmp_path):
+def test_home_that_is_a_file_or_unusable(tmp_path, run_lunchbox):
     home = tmp_path / "home-file"
     home.write_text("not a folder")
-    r = lunchbox("sim", "--headless", "--keys", "ok", env=dict(ENV, HOME=str(home)))
+    r = run_lunchbox("sim", "--headless", "--keys", "ok", env={"HOME": str(home)})
     assert "HOME=" in refused(r, "save file") + r.stderr and "--nvm" in r.stderr
     # a home folder nobody can create folders in (even root cannot under /proc)
-    r = lunchbox("sim", "--headless", "--keys", "ok", env=dict(ENV, HOME="/proc/self/fdinfo"))
+    r = run_lunchbox("sim", "--headless", "--keys", "ok", env={"HOME": "/proc/self/fdinfo"})
     refused(r)
     assert "--nvm" in r.stderr
 
@@ -106,12 +96,10 @@ LONG_SCRIPT = " ".join(["next*1000 prev*1000"] * 5)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_headless_run_stops_on_sigterm_and_ctrl_c(tmp_path, signum):
+def test_headless_run_stops_on_sigterm_and_ctrl_c(tmp_path, signum, run_lunchbox):
     nvm = tmp_path / "nvm.bin"
-    proc = subprocess.Popen([sys.executable, "-m", "lunchbox", "sim", "--headless", "--nvm",
-                             str(nvm), "--keys", LONG_SCRIPT],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                            cwd=str(ROOT))
+    proc = run_lunchbox.popen("sim", "--headless", "--nvm", str(nvm), "--keys", LONG_SCRIPT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while not nvm.exists() and time.monotonic() < deadline:
@@ -134,14 +122,13 @@ def test_headless_run_stops_on_sigterm_and_ctrl_c(tmp_path, signum):
 
 
 @pytest.mark.parametrize("mode", ["--window", "--terminal"])
-def test_window_and_terminal_modes_stop_on_sigterm(tmp_path, mode):
+def test_window_and_terminal_modes_stop_on_sigterm(tmp_path, mode, run_lunchbox):
     import select
 
     nvm = tmp_path / "nvm.bin"
     master, slave = os.openpty()  # the terminal mode draws into it; the window mode ignores it
-    proc = subprocess.Popen([sys.executable, "-m", "lunchbox", "sim", mode, "--nvm", str(nvm)],
-                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=ENV,
-                            cwd=str(ROOT))
+    proc = run_lunchbox.popen("sim", mode, "--nvm", str(nvm), stdin=slave, stdout=slave,
+                              stderr=subprocess.PIPE)
     os.close(slave)
 
     def drain(seconds, until=lambda: False):
@@ -188,8 +175,8 @@ def test_script_length_is_bounded():
             compile_script(bad)
 
 
-def test_script_too_long_refused_by_the_command(tmp_path):
-    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "n.bin"), "--keys",
+def test_script_too_long_refused_by_the_command(tmp_path, run_lunchbox):
+    r = run_lunchbox("sim", "--headless", "--nvm", str(tmp_path / "n.bin"), "--keys",
                  "wait:600000*1000", timeout=20)
     refused(r, "key script", "minutes")
 
@@ -204,3 +191,43 @@ def test_good_save_with_junk_appended_is_kept(tmp_path):
     path.write_bytes(good[:100])  # a short file: what is there is kept, the rest erased
     assert bytes(sim_hw.FileNvm(str(path)).data) == good[:100] + b"\xff" * (
         sim_hw.NVM_SIZE - 100)
+
+
+def test_nvm_path_not_utf8_refused_before_anything_is_made(tmp_path, run_lunchbox):
+    nvm = os.fsencode(str(tmp_path)) + b"/caf\xe9.bin"
+    r = run_lunchbox(b"sim", b"--headless", b"--nvm", nvm, b"--keys", b"ok", text=False,
+                     timeout=60)
+    err = r.stderr.decode("utf-8", "backslashreplace")
+    assert r.returncode == 2 and "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.startswith("lunchbox sim:")]
+    assert len(lines) == 1 and "--nvm is not valid UTF-8" in lines[0] and "\\xe9" in lines[0]
+    assert os.listdir(tmp_path) == []  # no save file made
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_garbage_in_the_sim_link_file(tmp_path, run_lunchbox):
+    # what --sim reads to find a running simulator: bytes that are no path, a FIFO, a device,
+    # a path to something that is no terminal; one line each, nothing hangs, nothing changes
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "plain.txt").write_text("x")
+    cases = {"garbage": b"\xff\xfe\x00garbage\n", "empty": b"", "nul": b"/dev/\x00tty\n",
+             "two lines": b"/dev/null\n/dev/null\n", "huge": b"/" * (1 << 20),
+             "a file": str(tmp_path / "plain.txt").encode(), "a FIFO": str(fifo).encode()}
+    links = {}
+    for name, data in cases.items():
+        links[name] = tmp_path / (name.replace(" ", "-") + ".link")
+        links[name].write_bytes(data)
+    links["the link file a FIFO"] = fifo
+    links["the link file a device"] = Path("/dev/zero")
+    before = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    for name, link in links.items():
+        for command in ("pull", "push"):
+            argv = [command, "--sim"] + (["--db", str(tmp_path / "g.db")]
+                                         if command == "pull" else ["--clock"])
+            r = run_lunchbox(*argv, env={"LUNCHBOX_SIM_LINK": str(link)}, timeout=30)
+            assert r.returncode == 1 and "Traceback" not in r.stderr, (name, r.stderr)
+            lines = [ln for ln in r.stderr.splitlines() if ln.startswith("lunchbox " + command)]
+            assert len(lines) == 1 and "fix:" in r.stderr, (name, r.stderr)
+    assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert not (tmp_path / "g.db").exists()

@@ -28,7 +28,7 @@ PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 
 try:  # until the GameScreen base is in and the menu opens the game
     import companion.game  # noqa: F401
-    from companion.menu import game_info
+    from companion.loader import game_info
 
     if game_info("lets_do_lunch")[3] is None:
         raise ImportError("not in the menu yet")
@@ -82,17 +82,17 @@ def test_complete_match_through_the_buttons(profile, computer, level, typed, tar
         w = last.winners()[0]
         name = "Computer" if w == computer else ("P1", "P2")[w]
         assert texts[0] == "Game over" and "{} wins!".format(name) in joined
-        assert "{}:{} in".format(*last.scores()) in joined
+        assert "{}:{} in".format(*last.match_scores()) in joined
         assert len(recs) == p.games + 1  # one record per game of the match
         total = [0, 0]
         for g in recs:
             assert g.ended is not None  # each record is one whole game
             assert g.params[:2] == (target, 0)
-            total = g.scores()
+            total = g.match_scores()
         assert max(total) >= target  # the last record ends the match
         assert recs[-1].is_terminal()
         seen = {mode for name, mode in p.modes if name == "PlayScreen"}
-        from companion.ldl_panel import ENDED, PLACING
+        from companion.games.lets_do_lunch.panel import ENDED, PLACING
 
         assert PLACING in seen and (ENDED in seen or p.games == 0)
     finally:
@@ -107,7 +107,7 @@ def start(profile, computer=None, typed=False, seed=3, strict=False, nvm_path=No
 
 def roll_to_placing(box):
     """Human rolls (device dice) until one of them has a column to place in."""
-    from companion.ldl_panel import PLACING
+    from companion.games.lets_do_lunch.panel import PLACING
 
     for _ in range(40):
         box.settle()
@@ -166,7 +166,7 @@ def test_a_turn_lights_the_column_and_the_cursor_stays_on_free_rows(profile):
 
 
 def test_computer_shows_its_move_and_waits_for_ok(profile):
-    from companion.ldl_panel import HOLD
+    from companion.games.lets_do_lunch.panel import HOLD
 
     box = start(profile, computer=1, seed=8)
     try:
@@ -196,7 +196,7 @@ def test_computer_shows_its_move_and_waits_for_ok(profile):
 
 
 def test_hard_says_it_is_thinking_before_its_search(profile):
-    from companion.ldl_panel import THINKING
+    from companion.games.lets_do_lunch.panel import THINKING
 
     box = start(profile, computer=1, seed=8)
     try:
@@ -222,7 +222,7 @@ def type_dice(box, dice):
 
 
 def test_typed_dice_one_picker_each_and_undo_of_a_wrong_roll(profile):
-    from companion.ldl_panel import TYPING
+    from companion.games.lets_do_lunch.panel import TYPING
 
     box = start(profile, typed=True)
     try:
@@ -240,7 +240,7 @@ def test_typed_dice_one_picker_each_and_undo_of_a_wrong_roll(profile):
 
 
 def test_undo_of_a_typed_roll_and_of_a_placement(profile, tmp_path):
-    from companion.ldl_panel import PLACING, TYPING
+    from companion.games.lets_do_lunch.panel import PLACING, TYPING
 
     box = start(profile, typed=True)
     try:
@@ -269,7 +269,7 @@ def test_undo_of_a_typed_roll_and_of_a_placement(profile, tmp_path):
 
 
 def test_undo_skips_the_computers_own_steps(profile):
-    from companion.ldl_panel import HOLD, PLACING
+    from companion.games.lets_do_lunch.panel import HOLD, PLACING
 
     box = start(profile, computer=1, seed=8)
     try:
@@ -296,7 +296,7 @@ def test_one_to_three_and_a_full_column_are_said_in_words(profile):
     """Column 4 filled without a capture, then a 1-1-2 on it, and a 1-2-3."""
     from itertools import permutations
 
-    from shared_rules.lets_do_lunch import Board
+    from shared_rules.lets_do_lunch.rules import Board
 
     order = None
     for rows in permutations(range(1, 8)):
@@ -336,7 +336,7 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
             box.settle()
             box.press(OK)
         box.settle()
-        from companion.ldl_panel import PLACING
+        from companion.games.lets_do_lunch.panel import PLACING
 
         if box.top.mode == PLACING:
             box.press(OK)
@@ -372,7 +372,7 @@ def test_match_figures_and_dice_fairness_one_press_away(profile):
 def test_resume_after_a_power_cut_mid_turn(profile, tmp_path):
     """The record keeps who plays (the computer's level and seat, typed dice): a resumed
     match goes straight back to the board, the same players, nothing asked."""
-    from companion.ldl_panel import PLACING
+    from companion.games.lets_do_lunch.panel import PLACING
 
     nvm = str(tmp_path / "nvm.bin")
     box = start(profile, computer=1, seed=6, nvm_path=nvm)
@@ -395,7 +395,7 @@ def test_resume_after_a_power_cut_mid_turn(profile, tmp_path):
 @pytest.mark.parametrize("computer,level,typed", [(0, 2, True), (None, 3, False),
                                                   (1, 1, False)])
 def test_a_resumed_match_keeps_who_plays(profile, tmp_path, computer, level, typed):
-    from companion.ldl_panel import TYPING
+    from companion.games.lets_do_lunch.panel import TYPING
 
     nvm = str(tmp_path / "nvm.bin")
     box = Box(profile, dice_seed=4, nvm_path=nvm)
@@ -494,7 +494,7 @@ def test_a_cut_at_random_points_of_a_save_resumes_to_the_last_action_or_earlier(
 def test_strict_table_asks_about_the_last_man(profile):
     """A strict table: the box asks whether the last man was announced; a forgotten one
     passes that player's next turn (the Player answers "forgot" about half the time)."""
-    from companion.ldl_panel import ASK
+    from companion.games.lets_do_lunch.panel import ASK
 
     box = Box(profile, dice_seed=31)
     try:

@@ -18,21 +18,6 @@ from lunchbox import linkproto as lp
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-class Ticker:
-    """A clock that moves 50 ms each time it is read (timeouts without waiting)."""
-
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        self.t += 0.05
-        return self.t
-
-
-def host_link(stream):
-    return hostlink.Link(stream, clock=Ticker())
-
-
 frames_st = st.tuples(st.integers(0, 255), st.integers(0, 255), st.binary(max_size=300))
 
 
@@ -120,7 +105,7 @@ def test_device_answers_any_request_with_frames_and_keeps_its_memory(reqs):
 def test_link_against_the_device():
     board = linkloop.Board()
     seq = board.finish(b"\x01\x02\x01\x03\x00\x00\x00\x00")
-    link = host_link(board.stream())
+    link = board.link()
     h = link.hello()
     assert (h.board_id, h.firmware, h.profile, h.waiting) == (
         "E66141040327522C", "0.1.0", "pico-display-pack", 1)
@@ -164,7 +149,7 @@ class Lossy:
 
 def test_lost_request_is_sent_again_and_late_answers_ignored():
     board = linkloop.Board()
-    link = host_link(Lossy(board, drop=2))  # the session's flush, then the first HELLO
+    link = linkloop.host_link(Lossy(board, drop=2))  # the session's flush, then the first HELLO
     assert link.hello().waiting == 0 and link.tag == 2
     # a late answer to tag 2 is waiting when tag 3 is asked: it is skipped
     link.stream.inner.pending += dev.frame(dev.HELLO | 0x80, 2, b"junk")
@@ -173,14 +158,14 @@ def test_lost_request_is_sent_again_and_late_answers_ignored():
 
 def test_no_answer_at_all():
     board = linkloop.Board()
-    link = host_link(Lossy(board, drop=10))
+    link = linkloop.host_link(Lossy(board, drop=10))
     with pytest.raises(hostlink.LinkError, match="did not answer HELLO"):
         link.hello()
 
 
 def test_a_cut_cable_is_a_link_error():
     board = linkloop.Board()
-    link = host_link(board.stream(cut_after=3))
+    link = board.link(cut_after=3)
     with pytest.raises(hostlink.LinkError, match="cut"):
         link.hello()
 
@@ -199,7 +184,7 @@ def test_not_a_lunchbox():
             return out
 
     with pytest.raises(hostlink.LinkError, match="does not look like a Lunchbox"):
-        host_link(Echo()).hello()
+        linkloop.host_link(Echo()).hello()
 
 
 def test_which_ports(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.core import settings as device_settings
 from lunchbox import pins, profiles
 from lunchbox.errors import LunchboxError
 
@@ -127,29 +128,68 @@ def test_board_pin_sets():
 
 # --- broken profiles: each message names the pin and the conflict ----------------------------
 
-def test_pin_used_twice(pack):
-    button(pack, "prev")["pin"] = "GP13"
-    assert problems_mentioning(pack, "GP13", "used twice", "button prev", "button next")
+GONE = object()  # an edit's value: the key removed
+
+# name: (profile, the key path edited, its new value, words one problem must hold); a path's
+# parts are keys, a button named by its role ("button prev")
+BROKEN = {
+    "pin used twice": ("pack", "button prev/pin", "GP13",
+                       ("GP13", "used twice", "button prev", "button next")),
+    "pin used by display and button": ("oled", "button ok/pin", "GP4",
+                                       ("GP4", "used twice", "display sda", "button ok")),
+    "bad pin name": ("pack", "button ok/pin", "GPIO14", ("GPIO14", "not a pin name")),
+    "pin not on the chip": ("pack", "leds/neopixel", "GP31", ("GP31", "not on the RP2040")),
+    "pin used on the board": ("pack", "leds/neopixel", "GP25",
+                              ("GP25", "LED", "not on its header")),
+    # SPI1 SCK, while MOSI GP19 is SPI0 TX
+    "sck and mosi on different spi instances": (
+        "pack", "display/pins/sck", "GP10",
+        ("GP10", "GP19", "different SPI instances", "SPI1", "SPI0")),
+    "sck on a pin that is not sck": ("pack", "display/pins/sck", "GP21",  # SPI0 CSn
+                                     ("GP21", "cannot be SPI SCK", "SPI0 CS")),
+    # I2C1 SCL, while SDA GP4 is I2C0
+    "sda and scl on different i2c instances": (
+        "oled", "display/pins/scl", "GP3",
+        ("GP4", "GP3", "different I2C instances", "I2C0", "I2C1")),
+    "role twice": ("oled", "button undo/role", "ok", ("'ok'", "two buttons", "GP12", "GP14")),
+    "unknown role": ("oled", "button undo/role", "menu", ("GP14", "unknown role 'menu'")),
+    "unknown driver": ("pack", "display/driver", "ili9341",
+                       ("unknown display driver 'ili9341'",)),
+    "insane width": ("pack", "display/width", 1000, ("width", "1000", "sane")),
+    "insane height": ("pack", "display/height", 0, ("height", "0", "sane")),
+    "width not a number": ("pack", "display/width", "240", ("width", "'240'", "sane")),
+    "oled bigger than the panel": ("oled", "display/height", 128, ("height 128",)),
+    "bad i2c address": ("oled", "display/address", 0x50, ("address 80",)),
+    "missing display pin": ("pack", "display/pins/dc", GONE, ("st7789 needs a dc pin",)),
+    "board and chip disagree": ("pack", "chip", "RP2350",
+                                ("raspberry_pi_pico", "RP2040", "not the RP2350")),
+    "unknown board": ("pack", "board", "arduino_uno", ("arduino_uno", "not supported")),
+    "unknown key is a typo": ("pack", "leds/neopixels", "GP22", ("unknown key 'neopixels'",)),
+    # GP4 drives PWM2A, like the backlight GP20
+    "pwm clash between backlight and rgb": ("pack", "leds/rgb", ["GP4", "GP7", "GP8"],
+                                            ("GP4", "GP20", "PWM2A")),
+    "neopixel count": ("pack", "leds/neopixel_count", 0, ("neopixel_count 0", "GP22")),
+}
 
 
-def test_pin_used_by_display_and_button(oled):
-    button(oled, "ok")["pin"] = "GP4"
-    assert problems_mentioning(oled, "GP4", "used twice", "display sda", "button ok")
+def edit(profile, path, value):
+    *parents, key = path.split("/")
+    d = profile
+    for part in parents:
+        d = button(d, part[len("button "):]) if part.startswith("button ") else d[part]
+    if value is GONE:
+        del d[key]
+    else:
+        d[key] = value
 
 
-def test_bad_pin_name(pack):
-    button(pack, "ok")["pin"] = "GPIO14"
-    assert problems_mentioning(pack, "GPIO14", "not a pin name")
-
-
-def test_pin_not_on_the_chip(pack):
-    pack["leds"]["neopixel"] = "GP31"
-    assert problems_mentioning(pack, "GP31", "not on the RP2040")
-
-
-def test_pin_used_on_the_board(pack):
-    pack["leds"]["neopixel"] = "GP25"
-    assert problems_mentioning(pack, "GP25", "LED", "not on its header")
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_broken_profile_is_named(case, pack, oled):
+    which, path, value, words = BROKEN[case]
+    profile = {"pack": pack, "oled": oled}[which]
+    assert profiles.validate(profile) == []  # the edit alone breaks it
+    edit(profile, path, value)
+    assert problems_mentioning(profile, *words), profiles.validate(profile)
 
 
 def test_pico_w_has_no_gp25():
@@ -158,21 +198,6 @@ def test_pico_w_has_no_gp25():
     assert profiles.validate(profile) == []
     profile["leds"]["neopixel"] = "GP24"
     assert problems_mentioning(profile, "GP24", "wireless chip")
-
-
-def test_sck_and_mosi_on_different_spi_instances(pack):
-    pack["display"]["pins"]["sck"] = "GP10"  # SPI1 SCK, while MOSI GP19 is SPI0 TX
-    assert problems_mentioning(pack, "GP10", "GP19", "different SPI instances", "SPI1", "SPI0")
-
-
-def test_sck_on_a_pin_that_is_not_sck(pack):
-    pack["display"]["pins"]["sck"] = "GP21"  # SPI0 CSn
-    assert problems_mentioning(pack, "GP21", "cannot be SPI SCK", "SPI0 CS")
-
-
-def test_sda_and_scl_on_different_i2c_instances(oled):
-    oled["display"]["pins"]["scl"] = "GP3"  # I2C1 SCL, while SDA GP4 is I2C0
-    assert problems_mentioning(oled, "GP4", "GP3", "different I2C instances", "I2C0", "I2C1")
 
 
 def test_sda_and_scl_swapped(oled):
@@ -186,71 +211,10 @@ def test_missing_role(pack):
     assert problems_mentioning(pack, "'back'", "no button")
 
 
-def test_role_twice(oled):
-    button(oled, "undo")["role"] = "ok"
-    assert problems_mentioning(oled, "'ok'", "two buttons", "GP12", "GP14")
-
-
-def test_unknown_role(oled):
-    button(oled, "undo")["role"] = "menu"
-    assert problems_mentioning(oled, "GP14", "unknown role 'menu'")
-
-
-def test_unknown_driver(pack):
-    pack["display"]["driver"] = "ili9341"
-    assert problems_mentioning(pack, "unknown display driver 'ili9341'")
-
-
-@pytest.mark.parametrize("key,value", [("width", 1000), ("height", 0), ("width", "240")])
-def test_insane_sizes(pack, key, value):
-    pack["display"][key] = value
-    assert problems_mentioning(pack, key, repr(value), "sane")
-
-
 def test_missing_size_named(pack):
     del pack["display"]["width"]
     assert problems_mentioning(pack, "width is missing")
     assert not problems_mentioning(pack, "None")
-
-
-def test_oled_bigger_than_the_panel(oled):
-    oled["display"]["height"] = 128
-    assert problems_mentioning(oled, "height 128")
-
-
-def test_bad_i2c_address(oled):
-    oled["display"]["address"] = 0x50
-    assert problems_mentioning(oled, "address 80")
-
-
-def test_missing_display_pin(pack):
-    del pack["display"]["pins"]["dc"]
-    assert problems_mentioning(pack, "st7789 needs a dc pin")
-
-
-def test_board_and_chip_disagree(pack):
-    pack["chip"] = "RP2350"
-    assert problems_mentioning(pack, "raspberry_pi_pico", "RP2040", "not the RP2350")
-
-
-def test_unknown_board(pack):
-    pack["board"] = "arduino_uno"
-    assert problems_mentioning(pack, "arduino_uno", "not supported")
-
-
-def test_unknown_key_is_a_typo(pack):
-    pack["leds"]["neopixels"] = "GP22"
-    assert problems_mentioning(pack, "unknown key 'neopixels'")
-
-
-def test_pwm_clash_between_backlight_and_rgb(pack):
-    pack["leds"]["rgb"] = ["GP4", "GP7", "GP8"]  # GP4 drives PWM2A, like the backlight GP20
-    assert problems_mentioning(pack, "GP4", "GP20", "PWM2A")
-
-
-def test_neopixel_count(pack):
-    pack["leds"]["neopixel_count"] = 0
-    assert problems_mentioning(pack, "neopixel_count 0", "GP22")
 
 
 def test_leds_are_optional(oled):
@@ -275,14 +239,12 @@ def test_invalid_toml(tmp_path):
         profiles.load_profile(path)
 
 
-def test_load_refuses_a_broken_profile_but_can_read_it(tmp_path):
-    text = (profiles.PROFILES_DIR / "pico-display-pack.toml").read_text()
-    path = tmp_path / "mine.toml"
-    path.write_text(text.replace('pin = "GP15"', 'pin = "GP14"'))
+def test_load_refuses_a_broken_profile_but_can_read_it(user_profile):
+    path = user_profile("pico-display-pack", ('pin = "GP15"', 'pin = "GP14"'))
     with pytest.raises(LunchboxError) as e:
-        profiles.load_profile(str(path))
+        profiles.load_profile(path)
     assert "GP14 is used twice" in str(e.value)
-    raw = profiles.load_profile(str(path), check=False)
+    raw = profiles.load_profile(path, check=False)
     assert raw["id"] == "mine"
     assert any("GP14" in m for m in profiles.validate(raw))
 
@@ -303,6 +265,7 @@ def test_render_settings_display_pack(pack):
         'LUNCHBOX_RGB_LED = "GP6 GP7 GP8"\n'
         'LUNCHBOX_NEOPIXEL = "GP22"\n'
         "LUNCHBOX_NEOPIXEL_COUNT = 8\n"
+        'LUNCHBOX_BATTERY = "lipo"\n'
     )
 
 
@@ -321,6 +284,7 @@ def test_render_settings_oled(oled):
         "LUNCHBOX_BUTTONS": "prev=GP10 next=GP11 ok=GP12 back=GP13 undo=GP14",
         "LUNCHBOX_NEOPIXEL": "GP22",
         "LUNCHBOX_NEOPIXEL_COUNT": 8,
+        "LUNCHBOX_BATTERY": "lipo",
     }
 
 
@@ -349,9 +313,8 @@ def test_profile_is_not_modified_by_validation(pack):
 @pytest.mark.parametrize("pid", EXPECTED_IDS)
 def test_firmware_reads_the_rendered_settings(pid):
     # The device parses settings.toml with companion.core.settings: it must read back every pin.
-    settings = pytest.importorskip("companion.core.settings")
     profile = profiles.load_profile(pid)
-    cfg = settings.read(tomllib.loads(profiles.render_settings(profile)).get)
+    cfg = device_settings.read(tomllib.loads(profiles.render_settings(profile)).get)
     assert cfg["profile"] == pid
     assert cfg["display"] == profile["display"]["driver"]
     assert cfg["display_pins"] == profile["display"]["pins"]
@@ -365,16 +328,15 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
     # What sync writes (the rendered keys below the user's own lines), read back the way the
     # device reads it (companion.core.settings: parse_toml, as the simulator does, then read),
     # must give back every value of the profile.
-    settings = pytest.importorskip("companion.core.settings")
     from lunchbox import fileset
 
     profile = profiles.load_profile(pid)
     text = fileset.merge_settings('CIRCUITPY_WIFI_SSID = "home" # mine\n'
                                   'CIRCUITPY_WEB_API_PORT = 80\n',
                                   profiles.render_settings(profile))
-    values = settings.parse_toml(text)
+    values = device_settings.parse_toml(text)
     assert values == tomllib.loads(text)  # the firmware's parser agrees with TOML
-    cfg = settings.read(values.get)
+    cfg = device_settings.read(values.get)
     display, leds = profile["display"], profile["leds"]
     assert cfg == {
         "profile": pid, "board": profile["board"], "chip": profile["chip"],

@@ -22,15 +22,6 @@ from shared_rules import games
 T0 = 1767225600  # 2026-01-01
 
 
-class Ticker:
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        self.t += 0.05
-        return self.t
-
-
 def play(game_id, *params, seed=1, cap=4000):
     """A finished game's record, by random legal moves."""
     rng = random.Random(seed)
@@ -57,7 +48,7 @@ def board_with_games(n=4, uid=linkloop.UID):
 
 
 def do_pull(board, db, **kw):
-    link = hostlink.Link(board.stream(**kw), clock=Ticker())
+    link = board.link(**kw)
     return pull.pull_board(link, db, now=lambda: T0 + 86400)
 
 
@@ -94,7 +85,7 @@ def test_pull_stores_each_record_once_and_acknowledges(tmp_path):
 def test_a_lost_acknowledgement_stores_nothing_twice(tmp_path):
     board = board_with_games(3)
     with dbmod.Database(tmp_path / "g.db") as db:
-        link = hostlink.Link(board.stream(), clock=Ticker())
+        link = board.link()
         link.ack = lambda seq: (_ for _ in ()).throw(hostlink.LinkError("cut before the ack"))
         with pytest.raises(hostlink.LinkError):
             pull.pull_board(link, db)
@@ -106,7 +97,7 @@ def test_a_lost_acknowledgement_stores_nothing_twice(tmp_path):
 
 def full_pull_bytes():
     board = board_with_games(5)
-    link = hostlink.Link(board.stream(), clock=Ticker())
+    link = board.link()
     import tempfile
 
     with tempfile.TemporaryDirectory() as d, dbmod.Database(os.path.join(d, "g.db")) as db:
@@ -126,8 +117,8 @@ def test_cut_at_any_point_loses_nothing_and_stores_nothing_twice(tmp_path, direc
         want = sorted(r[2] for r in board.store.records())
         with dbmod.Database(":memory:") as db:  # durability is the kill test's business
             try:
-                res = pull.pull_board(hostlink.Link(board.stream(cut, direction),
-                                                    clock=Ticker()), db, batch=2)
+                res = pull.pull_board(board.link(cut_after=cut, cut_dir=direction), db,
+                                      batch=2)
             except hostlink.LinkError:
                 res = None
             # nothing acknowledged that is not committed
@@ -247,7 +238,7 @@ def test_the_command_pulls_every_board_and_reports_one_that_fails(tmp_path, monk
     def open_link(device):
         if boards[device] is None:
             raise hostlink.LinkError("cannot open {}".format(device))
-        return hostlink.Link(boards[device].stream(), clock=Ticker())
+        return boards[device].link()
 
     monkeypatch.setattr(pull, "data_ports", lambda port, sim: sorted(boards))
     monkeypatch.setattr(pull, "open_link", open_link)

@@ -15,8 +15,6 @@ from lunchbox import cli, pull
 from lunchbox import db as dbmod
 from lunchbox import link as hostlink
 
-pytest.importorskip("pygame")
-
 
 def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
     """Finish ``records`` the way the app does (envelope, seat names), on the nvm file."""
@@ -74,10 +72,9 @@ class RunningSim:
 
 
 @pytest.fixture
-def played(tmp_path):
+def played(nvm):
     import test_pull
 
-    nvm = str(tmp_path / "nvm.bin")
     finished_games(nvm, test_pull.RECORDS[:4])
     return nvm, test_pull.RECORDS[:4]
 
@@ -135,19 +132,17 @@ def test_a_pull_cut_halfway_over_the_pty(played, tmp_path):
 
 
 def test_lunchbox_sim_announces_its_link_for_dash_dash_sim(played, tmp_path, monkeypatch,
-                                                           capsys):
+                                                           capsys, run_lunchbox):
     """`lunchbox sim` (the real command, in its own process) writes its pty's path where
     `lunchbox pull --sim` looks, and removes it when it stops."""
     import signal
     import subprocess
-    import sys
 
     nvm, recs = played
     link_file = tmp_path / "sim-link"
     monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(link_file))
-    proc = subprocess.Popen([sys.executable, "-m", "lunchbox", "sim", "--headless", "--link",
-                             "--nvm", nvm, "--keys", "wait:600000 wait:600000 wait:500000"],
-                            stderr=subprocess.PIPE)
+    proc = run_lunchbox.popen("sim", "--headless", "--link", "--nvm", nvm, "--keys",
+                              "wait:600000 wait:600000 wait:500000", stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30
         while not link_file.exists() and time.monotonic() < deadline:
@@ -163,8 +158,7 @@ def test_lunchbox_sim_announces_its_link_for_dash_dash_sim(played, tmp_path, mon
         hostlink.data_ports(sim=True)
 
 
-def test_push_names_to_the_simulated_board(tmp_path, capsys):
-    nvm = str(tmp_path / "nvm.bin")
+def test_push_names_to_the_simulated_board(capsys, nvm, nvm_store):
     with RunningSim(nvm) as rs:
         assert cli.main(["push", "--port", rs.port, "--names", "anna,bo", "--brightness",
                          "30", "--clock"]) == 0
@@ -173,14 +167,12 @@ def test_push_names_to_the_simulated_board(tmp_path, capsys):
         assert cli.main(["push", "--port", rs.port, "--brightness", "35"]) == 2
         assert "brightness" in capsys.readouterr().err
     from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
-    from lunchbox import sim_hw
 
-    s = AppSettings.from_bytes(Store(sim_hw.FileNvm(nvm)).load_settings())
+    s = AppSettings.from_bytes(nvm_store(nvm).load_settings())
     assert s.names[:2] == ["ANNA", "BO"] and s.brightness == 30
 
 
-def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
+def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
     """App.finish_game (what a game screen calls at its end): the record in its envelope, the
     date from the clock a host set over the link, the seats' names from Settings; and settings
     pushed over the link are applied by the app."""
@@ -191,50 +183,39 @@ def test_the_app_keeps_finished_games_with_date_and_names(tmp_path):
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
     from lunchbox import linkproto as lp
-    from lunchbox.sim import Simulator
 
-    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="headless",
-                    link=True)
-    try:
-        sim.hw.uid = hostlink.sim_uid(str(tmp_path / "n.bin"))
-        store = Store(sim.nvm)
-        from companion.menu import start
+    sim = simulate("pico-display-pack", None, nvm, link=True)
+    sim.hw.uid = hostlink.sim_uid(nvm)
+    store = Store(sim.nvm)
+    from companion.menu import start
 
-        app = App(sim.hw, store, start, resume=False)
-        names = AppSettings(60, True, ["ANNA", "BO", "CY", "P4", "P5", "P6", "P7"]).to_bytes()
-        out = app.link_server().feed(lp.encode(lp.TIME, 1, lp.time_request(1767225600, 60)) +
-                            lp.encode(lp.SET_SETTINGS, 2, names), sim.clock())
-        assert [f[0] for f in lp.Parser().feed(out)] == [0x85, 0x87]
-        assert app.settings.names[:3] == ["ANNA", "BO", "CY"] and app.settings.brightness == 60
-        assert store.load_settings() == names
-        rec = test_pull.RECORDS[2]  # Aqua Brunch, 3 players
-        store.save_game("aqua_brunch", rec)
-        sim.clock.advance(5000)
-        app.finish_game(rec)
-        assert store.load_game() is None
-        [(seq, kind, payload)] = store.records()
-        assert kind == envelopes.KIND_GAME
-        assert envelopes.open_envelope(kind, payload) == (1767225605, ["ANNA", "BO", "CY"], rec)
-        hello = lp.parse_hello(lp.Parser().feed(app.link_server().feed(lp.encode(lp.HELLO, 3),
-                                                              sim.clock()))[0][2])
-        assert hello.board_id.startswith("53494D") and hello.waiting == 1  # "SIM..."
-    finally:
-        sim.close()
+    app = App(sim.hw, store, start, resume=False)
+    names = AppSettings(60, True, ["ANNA", "BO", "CY", "P4", "P5", "P6", "P7"]).to_bytes()
+    out = app.link_server().feed(lp.encode(lp.TIME, 1, lp.time_request(1767225600, 60))
+                                 + lp.encode(lp.SET_SETTINGS, 2, names), sim.clock())
+    assert [f[0] for f in lp.Parser().feed(out)] == [0x85, 0x87]
+    assert app.settings.names[:3] == ["ANNA", "BO", "CY"] and app.settings.brightness == 60
+    assert store.load_settings() == names
+    rec = test_pull.RECORDS[2]  # Aqua Brunch, 3 players
+    store.save_game("aqua_brunch", rec)
+    sim.clock.advance(5000)
+    app.finish_game(rec)
+    assert store.load_game() is None
+    [(seq, kind, payload)] = store.records()
+    assert kind == envelopes.KIND_GAME
+    assert envelopes.open_envelope(kind, payload) == (1767225605, ["ANNA", "BO", "CY"], rec)
+    answer = app.link_server().feed(lp.encode(lp.HELLO, 3), sim.clock())
+    hello = lp.parse_hello(lp.Parser().feed(answer)[0][2])
+    assert hello.board_id.startswith("53494D") and hello.waiting == 1  # "SIM..."
 
 
-def test_a_game_played_by_key_script_then_pull_history_replay_stats_export(tmp_path, capsys):
+def test_a_game_played_by_key_script_then_pull_history_replay_stats_export(tmp_path, capsys,
+                                                                            simulate, nvm):
     """The whole way: a Space Lunch solo game played on the simulated board by a key script
     (OK on everything), pulled over the pty, then every command on it."""
-    from lunchbox.sim import Simulator
     from shared_rules import games
 
-    nvm = str(tmp_path / "nvm.bin")
-    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
-    try:
-        sim.run_script("wait:3000 ok ok ok*59 wait:500")
-        screen = sim.texts()
-    finally:
-        sim.close()
+    screen = simulate("pico-display-pack", "wait:3000 ok ok ok*59 wait:500", nvm).texts()
     assert "Automa wins" in screen or "You win" in screen, screen  # the end, on the table
     db_path = str(tmp_path / "g.db")
     with RunningSim(nvm) as rs:

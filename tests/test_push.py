@@ -4,7 +4,6 @@ again by the board (tests/test_pull_sim.py pushes to the simulated board end to 
 import linkloop
 import pytest
 
-from lunchbox import link as hostlink
 from lunchbox import linkproto as lp
 from lunchbox import push
 from lunchbox.errors import UsageError
@@ -38,15 +37,7 @@ def test_bad_values_are_refused_with_the_boards_words(kw, msg):
 
 def test_the_board_refuses_what_it_would_not_accept():
     board = linkloop.Board()
-
-    class Ticker:
-        t = 0.0
-
-        def __call__(self):
-            Ticker.t += 0.05
-            return Ticker.t
-
-    link = hostlink.Link(board.stream(), clock=Ticker())
+    link = board.link()
     good = push.change(b"", names=["ANNA"])
     link.set_settings(good)
     assert board.store.load_settings() == good

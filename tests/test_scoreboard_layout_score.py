@@ -2,36 +2,19 @@
 (8 characters): the entry lists, the modes (a round's result, the scores, the aqua ticks), the
 questions, the serve check's counters and pickers, "Can I play here?", the end dialog."""
 
-import os
-
-import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
-
 import scorekeys
 
-from lunchbox.sim import Simulator  # after the SDL settings
-from shared_rules import aqua_brunch as ab
-from shared_rules.aqua_brunch_score import FOOD, AquaScore
+from shared_rules.aqua_brunch import rules as ab
+from shared_rules.aqua_brunch.score import CHOICE, FOOD, AquaScore
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI", "GWENDOLY"]
 
 
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
-
-
-def with_names(tmp_path, profile):
-    """An nvm holding Settings with the seven longest names."""
+def with_names(nvm_store, nvm):
+    """The nvm file, its Settings holding the seven longest names."""
     from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
 
-    nvm = str(tmp_path / "nvm.bin")
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    Store(sim.nvm).save_settings(AppSettings(names=NAMES).to_bytes())
+    nvm_store(nvm).save_settings(AppSettings(names=NAMES).to_bytes())
     return nvm
 
 
@@ -48,9 +31,9 @@ def check(sim, want=None):
         assert titles == want, titles
 
 
-def test_aqua_scoreboard_screens(profile, tmp_path):
-    nvm = with_names(tmp_path, profile)
-    g = AquaScore(7)
+def test_aqua_scoreboard_screens(profile, tmp_path, simulate, nvm, nvm_store):
+    with_names(nvm_store, nvm)
+    g = AquaScore(7, CHOICE)
     words = []
     i = 0
 
@@ -79,19 +62,18 @@ def test_aqua_scoreboard_screens(profile, tmp_path):
         words += scorekeys.aqua_keys(g, a)
         g.apply(a)
     words.append(shot())
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script("wait:3000 next next ok ok " + " ".join(scorekeys.move(1, 4, 5)) + " ok "
-                   + " ".join(words))
+    to_seven = "wait:3000 next next ok ok " + " ".join(scorekeys.move(1, 4, 5)) + " ok "
+    sim = simulate(profile, to_seven + " ".join(words), nvm)
     check(sim)
     texts = [c["texts"][0] for c in sim.captures]
     assert texts[:4] == ["ANNABELL food", "ANNABELL aqua", "ANNABELL aqua", "Scores"]
     assert texts[-1] == "Round 1" and sim.captures[-1]["texts"][2] == "ANNABELL 18"
 
 
-def test_battle_screens(profile, tmp_path):
-    from shared_rules.space_battle_race import BattleRace
+def test_battle_screens(profile, tmp_path, simulate, nvm, nvm_store):
+    from shared_rules.space_battle.race import BattleRace
 
-    nvm = with_names(tmp_path, profile)
+    with_names(nvm_store, nvm)
     g = BattleRace(5)
     words = []
     for a in (21, 0, 0, 0):
@@ -99,28 +81,28 @@ def test_battle_screens(profile, tmp_path):
         g.apply(a)
         words.append(shots(tmp_path, len(words)))
     need = (2, 2, 1, 3, 1)
-    words += ["next", "ok", shots(tmp_path, 100)] + scorekeys.counter_keys(need) + [
+    to_check = scorekeys.race_keys_to(g, "check")
+    back = ["prev" if w == "next" else "next" for w in to_check]  # to the list's start again
+    words += to_check + ["ok", shots(tmp_path, 100)] + scorekeys.counter_keys(need) + [
         shots(tmp_path, 101)] + scorekeys.counter_keys(need, need) + [shots(tmp_path, 102),
-                                                                      "back", "prev"]
+                                                                      "back"] + back
     words += scorekeys.race_keys(g, 21) + [shots(tmp_path, 103)]  # two on 21: flavours asked
     g.apply(21)
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script("wait:3000 next*3 ok ok next*3 ok " + " ".join(words))
+    sim = simulate(profile, "wait:3000 next*3 ok ok next*3 ok " + " ".join(words), nvm)
     check(sim, ["BARTHOLO's last", "CORNELIA's last", "DEMETRIU's last", "EVANGELI's last",
                 "Dish needs", "Served", "Gold points", "ANNABELL tie"])
     assert g.asking() == 0
     ok = "ok " + " ".join(scorekeys.number_keys(0, 9))
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script("ok " + ok + " " + ok + " shot:{}/end.png".format(tmp_path))
+    sim = simulate(profile, "ok " + ok + " " + ok + " shot:{}/end.png".format(tmp_path), nvm)
     check(sim, ["Game over"])
     assert sim.captures[0]["texts"][1:3] == ["2 share the win", "21 pts"]  # 9 flavours each
 
 
-def test_days_screens(profile, tmp_path):
-    from shared_rules.space_days_cards import card_id
-    from shared_rules.space_days_score import DaysScore
+def test_days_screens(profile, tmp_path, simulate, nvm, nvm_store):
+    from shared_rules.space_days.cards import card_id
+    from shared_rules.space_days.score import DaysScore
 
-    nvm = with_names(tmp_path, profile)
+    with_names(nvm_store, nvm)
     g = DaysScore(5)
     words = []
     for name in ("solar_probe", "space_elevator", "hospital_ship"):
@@ -129,7 +111,7 @@ def test_days_screens(profile, tmp_path):
         g.apply(a)
     words.append(shots(tmp_path, 1))
     legal = g.legal_actions()
-    from companion.days_screens import likely
+    from companion.games.space_days.entry import likely
 
     start = legal.index(likely(g.entering()[1]) + 1)
     words += scorekeys.move(start, len(legal) + 1, len(legal) + 2) + ["ok", shots(tmp_path, 2),
@@ -137,7 +119,6 @@ def test_days_screens(profile, tmp_path):
     words += scorekeys.move(start, len(legal), len(legal) + 2) + [
         "ok", shots(tmp_path, 3), "next*4", "ok", shots(tmp_path, 4), "next*13", "ok",
         shots(tmp_path, 5), "ok", shots(tmp_path, 6), "next*3", "ok", shots(tmp_path, 7)]
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script("wait:3000 next*4 ok next*3 ok " + " ".join(words))
+    sim = simulate(profile, "wait:3000 next*4 ok next*3 ok " + " ".join(words), nvm)
     check(sim, ["ANNABELL Thu", "Scores", "Who plays?", "Card", "On whose board?", "Which day?",
                 "No"])

@@ -1,35 +1,23 @@
 """A saved scoreboard that cannot be read, resumed from its game's own list (not the boot
 prompt): said, forgotten, and a new one started, never the crash screen."""
 
-import os
-
 import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
-
-from lunchbox.sim import Simulator
 
 BAD = b"\x01\x07\x01\x02\x00\x00\x05\x00\x00"  # framed like a record, fails its checksum
 
 
 @pytest.mark.parametrize("game_id, keys", [("days_score", "wait:3000 back next*4 ok ok"),
                                            ("battle_race", "wait:3000 back next*3 ok ok")])
-def test_unreadable_save_resumed_from_the_list(tmp_path, game_id, keys):
-    from companion.core.store import KIND_CRASH, Store
+def test_unreadable_save_resumed_from_the_list(game_id, keys, simulate, nvm, nvm_store):
+    from companion.core.store import KIND_CRASH
 
-    nvm = str(tmp_path / "nvm.bin")
-    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
-    Store(sim.nvm).save_game(game_id, BAD)
-    sim.close()
-    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
-    sim.run_script(keys)  # Back at "Resume game?" keeps the save; the game's entry; Resume
-    t = sim.texts()
+    nvm_store(nvm).save_game(game_id, BAD)
+    # Back at "Resume game?" keeps the save; the game's entry; Resume
+    t = simulate("pico-display-pack", keys, nvm).texts()
     assert "Oops - restarting" not in t and "players" in " ".join(t), t
-    store = Store(sim.nvm)
+    store = nvm_store(nvm)
     assert [r for r in store.records() if r[1] == KIND_CRASH] == []
     assert store.load_game() is None
-    sim.close()
 
 
 def test_space_days_scoreboard_refuses_a_number_no_card_has():

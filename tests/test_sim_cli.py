@@ -5,27 +5,16 @@ pty."""
 import os
 import select
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.errors import LunchboxError
 from lunchbox.sim_script import compile_script
 from lunchbox.sim_term import parse_keys, pick_factor, render_lines
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", DISPLAY="",
-           WAYLAND_DISPLAY="")
-
-
-def lunchbox(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "lunchbox", *args], capture_output=True,
-                          text=True, env=ENV, timeout=120, **kw)
 
 
 # the key-script language
@@ -65,9 +54,9 @@ def test_script_errors(bad, message):
 
 # the command line
 
-def test_headless_screenshot_and_print(tmp_path):
+def test_headless_screenshot_and_print(tmp_path, run_lunchbox, nvm):
     shot = tmp_path / "aqua.png"
-    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--keys",
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--keys",
                  "next next ok next ok ok next*5 ok", "--screenshot", str(shot), "--print-screen")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -78,26 +67,26 @@ def test_headless_screenshot_and_print(tmp_path):
     img = pygame.image.load(str(shot))
     assert img.get_size() == (240, 135)
     # the nvm file was kept: the next run offers to resume
-    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--print-screen")
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--print-screen")
     assert r.stdout.splitlines()[0] == "Resume game?"
-    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "nvm.bin"), "--erase-nvm",
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--erase-nvm",
                  "--keys", "wait:3000", "--print-screen")
     assert r.stdout.splitlines()[0] == "Lunchbox"
 
 
-def test_bad_arguments_exit_with_a_hint(tmp_path):
-    r = lunchbox("sim", "--headless", "--nvm", str(tmp_path / "n"), "--keys", "fly")
+def test_bad_arguments_exit_with_a_hint(tmp_path, run_lunchbox, nvm):
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--keys", "fly")
     assert r.returncode == 1
     assert "unknown button 'fly'" in r.stderr and "fix:" in r.stderr
-    r = lunchbox("sim", "--terminal", "--screenshot", str(tmp_path / "x.png"))
+    r = run_lunchbox("sim", "--terminal", "--screenshot", str(tmp_path / "x.png"))
     assert r.returncode == 1 and "--headless" in r.stderr
-    r = lunchbox("sim", "--headless", "--profile", "no-such-board", "--nvm", str(tmp_path / "n"))
+    r = run_lunchbox("sim", "--headless", "--profile", "no-such-board", "--nvm", nvm)
     assert r.returncode != 0 and "no-such-board" in r.stderr
     assert "Traceback" not in r.stderr
 
 
-def test_readme_shots(tmp_path):
-    r = lunchbox("sim", "--readme-shots", str(tmp_path))
+def test_readme_shots(tmp_path, run_lunchbox):
+    r = run_lunchbox("sim", "--readme-shots", str(tmp_path))
     assert r.returncode == 0, r.stderr
     names = sorted(p.name for p in tmp_path.iterdir())
     assert {"aqua-brunch-display-pack.png", "aqua-brunch-ssd1306.png",
@@ -146,12 +135,10 @@ def test_render_lines_half_blocks():
     assert level > 50  # one lit pixel in a 2x2 block stays visible, as grey
 
 
-def test_terminal_taps_queue_behind_a_held_key():
+def test_terminal_taps_queue_behind_a_held_key(simulate):
     """A terminal has no key-up: each key is a tap. Backspace typed while the 900 ms "u"
     (undo = a long back) is still held must come after it, not vanish into it."""
-    from lunchbox.sim import Simulator
-
-    sim = Simulator("pico-display-pack", mode="headless")
+    sim = simulate("pico-display-pack", None)
     sim.tap(3, 900)  # u
     sim.clock.advance(300)
     sim.tap(3)  # Backspace
@@ -165,12 +152,10 @@ def test_terminal_taps_queue_behind_a_held_key():
                     (900, 3, False), (920, 3, True), (1000, 3, False)]
 
 
-def test_terminal_mode_under_a_pty(tmp_path):
+def test_terminal_mode_under_a_pty(run_lunchbox, nvm):
     master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lunchbox", "sim", "--terminal", "--profile",
-         "pico-ssd1306-5btn", "--nvm", str(tmp_path / "nvm.bin")],
-        stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=ENV)
+    proc = run_lunchbox.popen("sim", "--terminal", "--profile", "pico-ssd1306-5btn", "--nvm", nvm,
+                              stdin=slave, stdout=slave, stderr=subprocess.PIPE)
     os.close(slave)
     out = b""
 
@@ -199,12 +184,12 @@ def test_terminal_mode_under_a_pty(tmp_path):
         os.close(master)
 
 
-def test_window_mode_with_keyboard_events(tmp_path):
+def test_window_mode_with_keyboard_events(nvm):
     import pygame
 
     from lunchbox.sim import Simulator
 
-    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="window")
+    sim = Simulator("pico-display-pack", nvm_path=nvm, mode="window")
     assert sim.driver.window is not None
     posted = []
 
@@ -231,11 +216,8 @@ def test_window_mode_with_keyboard_events(tmp_path):
     sim.close()
 
 
-def test_data_channel_pty(tmp_path):
-    from lunchbox.sim import Simulator
-
-    sim = Simulator("pico-display-pack", nvm_path=str(tmp_path / "n.bin"), mode="headless",
-                    link=True)
+def test_data_channel_pty(simulate, nvm):
+    sim = simulate("pico-display-pack", None, nvm, link=True)
     host = os.open(sim.link.path, os.O_RDWR | os.O_NOCTTY)
     try:
         from lunchbox import linkproto as lp
@@ -251,4 +233,3 @@ def test_data_channel_pty(tmp_path):
         assert got[1][2] == b"" and got[2][2] == b"\x00"  # no game, no records
     finally:
         os.close(host)
-        sim.close()

@@ -6,8 +6,8 @@ import pytest
 
 from savefuzz import flip_every_byte
 from shared_rules._compat import Rng
-from shared_rules.space_battle_check import check_state, from_bytes
-from shared_rules.space_battle_engine import (
+from shared_rules.space_battle.check import check_state, from_bytes
+from shared_rules.space_battle.engine import (
     CHANCE,
     JSERVE,
     JUDGE,
@@ -17,7 +17,7 @@ from shared_rules.space_battle_engine import (
     UPGRADE,
     SpaceBattle,
 )
-from shared_rules.space_battle_lunchtime import FLAVORS, serve_level
+from shared_rules.space_battle.rules import FLAVORS, serve_level
 
 
 def random_dish(rng):

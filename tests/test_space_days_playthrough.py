@@ -10,9 +10,9 @@ game in tests/portable/test_protocol.py.
 
 import pytest
 
-from shared_rules import space_days_cards as sdc
 from shared_rules._compat import Rng
-from shared_rules.space_days import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays
+from shared_rules.space_days import cards as sdc
+from shared_rules.space_days.rules import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays
 
 GAMES = 1800
 CHUNKS = 8

@@ -5,11 +5,13 @@ tests/portable/test_protocol.py."""
 
 import os
 
+import _space_lunch
 import pytest
 
 from shared_rules import games
 from shared_rules._compat import Rng
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.hints import DANGER, LATER, RISK, SAFE, WIN, hints
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
     HUMAN,
@@ -17,7 +19,6 @@ from shared_rules.space_lunch import (
     Solo,
     decode,
 )
-from shared_rules.space_lunch_hints import DANGER, LATER, RISK, SAFE, WIN, hints
 
 # 10,000 games per difficulty, each round-tripped through its saved bytes at every step, as issue 5
 # asks: about a minute per difficulty on one core (make test spreads them over the cores).
@@ -157,74 +158,67 @@ def test_hints_tell_the_truth():
     """For each take and Chill Jar the hints rate, play it out with the real cards."""
     rng = Rng(5)
     checked = {}
-    for i in range(HINT_GAMES):
-        g = Solo(i % 4)
-        deck = [t for t in range(1, 13) for _ in range(3)]
-        rng.shuffle(deck)
-        while not g.is_over():
-            if g.pending:
-                g.apply(deck.pop(0))
+
+    def choose(g):
+        rated = hints(g)
+        for action, verdict, foods in rated:
+            kind = decode(action)[0]
+            if kind not in ("take", "chill"):
                 continue
-            if g.turn == AUTOMA_SEAT:
-                g.apply(AUTOMA)
+            h = g.copy()
+            d = list(deck)
+            h.apply(action)
+            if verdict == WIN:
+                assert h.winner == HUMAN
+                checked[WIN] = checked.get(WIN, 0) + 1
                 continue
-            rated = hints(g)
-            for action, verdict, foods in rated:
-                kind = decode(action)[0]
-                if kind not in ("take", "chill"):
-                    continue
-                h = g.copy()
-                d = list(deck)
-                h.apply(action)
-                if verdict == WIN:
-                    assert h.winner == HUMAN
-                    checked[WIN] = checked.get(WIN, 0) + 1
-                    continue
-                assert not h.is_over()
-                refill = h.pending and d[0]
-                refilled = set(h.pending)
+            assert not h.is_over()
+            refill = h.pending and d[0]
+            refilled = set(h.pending)
+            while h.pending:
+                h.apply(d.pop(0))
+            h.apply(AUTOMA)
+            checked[verdict] = checked.get(verdict, 0) + 1
+            if foods and refill not in foods:
+                checked["other refill"] = checked.get("other refill", 0) + 1
+                continue  # the verdict is the worst case over the refills listed
+            if verdict == DANGER:
+                assert h.winner == AUTOMA_SEAT
+            elif verdict == RISK:
+                assert (h.winner == AUTOMA_SEAT) == (refill in foods)
+            elif verdict in (SAFE, LATER):
+                assert h.winner is None
+                # Next: the human just takes (no coupon); does the Automa win then?
+                refilled.update(h.pending)
                 while h.pending:
                     h.apply(d.pop(0))
+                takes = [a for a in h.legal_actions() if decode(a)[0] == "take"]
+                if any(_wins(h, a) for a in takes):
+                    continue
+                h.apply(takes[0])
+                refilled.update(h.pending)
+                while h.pending:
+                    h.apply(d.pop(0))
+                second = h.automa_cell()
                 h.apply(AUTOMA)
-                checked[verdict] = checked.get(verdict, 0) + 1
-                if foods and refill not in foods:
-                    checked["other refill"] = checked.get("other refill", 0) + 1
-                    continue  # the verdict is the worst case over the refills listed
-                if verdict == DANGER:
+                if verdict == LATER:
                     assert h.winner == AUTOMA_SEAT
-                elif verdict == RISK:
-                    assert (h.winner == AUTOMA_SEAT) == (refill in foods)
-                elif verdict in (SAFE, LATER):
-                    assert h.winner is None
-                    # Next: the human just takes (no coupon); does the Automa win then?
-                    refilled.update(h.pending)
-                    while h.pending:
-                        h.apply(d.pop(0))
-                    takes = [a for a in h.legal_actions() if decode(a)[0] == "take"]
-                    if any(_wins(h, a) for a in takes):
-                        continue
-                    h.apply(takes[0])
-                    refilled.update(h.pending)
-                    while h.pending:
-                        h.apply(d.pop(0))
-                    second = h.automa_cell()
-                    h.apply(AUTOMA)
-                    if verdict == LATER:
-                        assert h.winner == AUTOMA_SEAT
-                    elif h.winner == AUTOMA_SEAT and h.reason == "pairs":
-                        # SAFE vouches only for cards known now: the winning card must be
-                        # one that came up after this turn began.
-                        assert second in refilled
-                        checked["safe, refill won"] = checked.get("safe, refill won", 0) + 1
-            acts = g.legal_actions()
-            a = rng.choice(acts if not rng.randbelow(8) else [x for x in acts if x < 30])
-            if rng.randbelow(2):  # play one of the best-rated actions half the time
-                best = min(v for _, v, _ in rated)
-                tops = [x for x, v, _ in rated if v == best]
-                a = rng.choice([x for x in tops if x < 30] or tops)  # coupons when needed
-            if decode(a)[0] == "hot":
-                deck.append(g.grid[decode(a)[1]])
-            g.apply(a)
+                elif h.winner == AUTOMA_SEAT and h.reason == "pairs":
+                    # SAFE vouches only for cards known now: the winning card must be
+                    # one that came up after this turn began.
+                    assert second in refilled
+                    checked["safe, refill won"] = checked.get("safe, refill won", 0) + 1
+        acts = g.legal_actions()
+        a = rng.choice(acts if not rng.randbelow(8) else [x for x in acts if x < 30])
+        if rng.randbelow(2):  # play one of the best-rated actions half the time
+            best = min(v for _, v, _ in rated)
+            tops = [x for x, v, _ in rated if v == best]
+            a = rng.choice([x for x in tops if x < 30] or tops)  # coupons when needed
+        return a
+
+    for i in range(HINT_GAMES):
+        deck = _space_lunch.deck(rng)  # the cards still to come: choose() looks ahead in them
+        _space_lunch.play_solo(i % 4, rng, choose, deck)
     for v in (WIN, SAFE, LATER, RISK, DANGER):
         assert checked.get(v, 0) > 0, checked
 
@@ -239,30 +233,22 @@ def _wins(g, action):
 def test_hint_shortcuts_agree_with_the_full_rating():
     """hints() shares work between actions that must rate alike; rate every action in full
     (space_lunch_hints._rate, no shortcuts) on many positions and compare."""
-    from shared_rules.space_lunch_hints import _rate
+    from shared_rules.space_lunch.hints import _rate
 
     rng = Rng(31)
-    compared = 0
+    compared = [0]
+
+    def choose(g):
+        fast = hints(g)
+        full = [(a,) + _rate(g, a) for a in g.legal_actions()]
+        assert fast == full
+        compared[0] += len(full)
+        acts = g.legal_actions()
+        a = rng.choice(acts if not rng.randbelow(6) else [x for x in acts if x < 30])
+        if rng.randbelow(3) == 0:  # sometimes collect, to reach positions near triplets
+            a = max(acts, key=lambda x: _want(g, x))
+        return a
+
     for i in range(HINT_GAMES // 4):
-        g = Solo(i % 4)
-        deck = [t for t in range(1, 13) for _ in range(3)]
-        rng.shuffle(deck)
-        while not g.is_over():
-            if g.pending:
-                g.apply(deck.pop(0))
-                continue
-            if g.turn == AUTOMA_SEAT:
-                g.apply(AUTOMA)
-                continue
-            fast = hints(g)
-            full = [(a,) + _rate(g, a) for a in g.legal_actions()]
-            assert fast == full
-            compared += len(full)
-            acts = g.legal_actions()
-            a = rng.choice(acts if not rng.randbelow(6) else [x for x in acts if x < 30])
-            if rng.randbelow(3) == 0:  # sometimes collect, to reach positions near triplets
-                a = max(acts, key=lambda x: _want(g, x))
-            if decode(a)[0] == "hot":
-                deck.append(g.grid[decode(a)[1]])
-            g.apply(a)
-    assert compared > 1000
+        _space_lunch.play_solo(i % 4, rng, choose)
+    assert compared[0] > 1000

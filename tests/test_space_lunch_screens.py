@@ -3,15 +3,12 @@ complete solo games at every difficulty checked against the engine after every k
 screens' layout at every step, undo in the middle of each kind of input, resume after a power
 cut cut at random points of a save, and bad input."""
 
-import os
+import functools
 import random
 import sys
 from pathlib import Path
 
 import pytest
-
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -21,18 +18,12 @@ from space_lunch_presses import plan  # noqa: E402
 from lunchbox.sim import Simulator  # noqa: E402
 from shared_rules import games  # noqa: E402
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
-
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
-
 
 class Watch(Simulator):
     """A simulator whose ``shot:`` steps record what tests check instead of writing a PNG:
     the texts, the layout problems and the game on the top screen."""
+
+    apps = []  # the test's started Apps (the conftest fixture), set by watching()
 
     def capture(self, path):
         screen = self.app().top
@@ -45,34 +36,21 @@ class Watch(Simulator):
         return shot
 
     def app(self):
-        return APPS[-1]  # the app the firmware started last
-
-
-APPS = []
+        return self.apps[-1]  # the app the firmware started last
 
 
 @pytest.fixture(autouse=True)
-def track_apps(monkeypatch):
-    from companion import app as app_module
-
-    original = app_module.App.__init__
-
-    def init(self, *a, **kw):
-        APPS.append(self)
-        original(self, *a, **kw)
-
-    monkeypatch.setattr(app_module.App, "__init__", init)
-    from companion import space_lunch
+def watching(apps, monkeypatch):
+    monkeypatch.setattr(Watch, "apps", apps)
+    from companion.games.space_lunch import entry as space_lunch
 
     monkeypatch.setattr(space_lunch, "DEAL_SEED", [None])  # a test sets its dealt game's seed
-    yield
-    APPS.clear()
 
 
-def run(profile, script, nvm=None, cls=Watch):
-    sim = cls(profile, nvm_path=nvm, mode="headless")
-    sim.run_script(script)
-    return sim
+@pytest.fixture
+def run(simulate):
+    """simulate() with a Watch."""
+    return functools.partial(simulate, cls=Watch)
 
 
 def stepwise(p):
@@ -100,7 +78,7 @@ def check_steps(sim, p):
 
 
 @pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
-def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile):
+def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile, run):
     for seed in (11 + difficulty, 31 + difficulty):
         p = plan(difficulty, seed)
         sim = run(profile, stepwise(p))
@@ -121,8 +99,8 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile)
 
 
 @pytest.mark.parametrize("difficulty", [1, 3])
-def test_dealt_mode_needs_only_ok(difficulty, profile):
-    from companion import space_lunch
+def test_dealt_mode_needs_only_ok(difficulty, profile, run):
+    from companion.games.space_lunch import entry as space_lunch
 
     p = plan(difficulty, 50 + difficulty, dealt=True)
     space_lunch.DEAL_SEED[0] = p.seed
@@ -137,7 +115,7 @@ def test_dealt_mode_needs_only_ok(difficulty, profile):
     assert records and records[-1].endswith(games.record(p.game))
 
 
-def test_threat_warning_in_words_and_red_leds(profile):
+def test_threat_warning_in_words_and_red_leds(profile, run):
     sim = run(profile, "wait:3000 ok ok ok*45")  # the all-OK Easy game's threat turn
     t = sim.texts()
     assert "use Hot Drink c2 r3 to save" in t or "Hot Drink c2 r3 saves" in t
@@ -146,7 +124,7 @@ def test_threat_warning_in_words_and_red_leds(profile):
     assert not any(any(c) for c in sim.pixels.shown)
 
 
-def test_hints_off(profile, tmp_path):
+def test_hints_off(profile, run, nvm):
     # new-game list: Hints (row 5) off, then Easy; the first turn has no advice and the
     # cursor starts on the top card of the Pick column
     p = plan(0, 100)
@@ -161,7 +139,6 @@ def test_hints_off(profile, tmp_path):
     # Settings > Hints off (the resume prompt's Back keeps the game; Settings is the last
     # row of the menu, Hints its fourth), and the game opened again from the menu: no
     # suggestion, no warning in words, LEDs dark
-    nvm = str(tmp_path / "nvm.bin")
     sim = run(profile, "wait:3000 ok ok ok*45", nvm)
     assert any(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in sim.pixels.shown)  # red
     run(profile, "back prev ok next*3 ok", nvm)
@@ -184,7 +161,7 @@ def _prefix(p, n):
     return p.words[:i + 1]
 
 
-def test_screens_show_the_table(profile):
+def test_screens_show_the_table(profile, run):
     p = plan(0, 100)
     # the first human turn: after the menu, the difficulty and the nine opening cards
     words = _prefix(p, 9)
@@ -201,7 +178,7 @@ def test_screens_show_the_table(profile):
     assert sim.layout_problems() == []
 
 
-def test_the_automa_turn_says_what_it_takes(profile):
+def test_the_automa_turn_says_what_it_takes(profile, run):
     p = plan(0, 100)
     g = games.replay(games.record(p.game), 11)  # opening, a take, its refill
     e = g.engine
@@ -209,38 +186,38 @@ def test_the_automa_turn_says_what_it_takes(profile):
     c = e.automa_cell()
     sim = run(profile, " ".join(_prefix(p, 11)))
     t = sim.texts()
-    from shared_rules.space_lunch_actions import where
+    from shared_rules.space_lunch.actions import where
 
     assert t[0] == "Automa: {} ({})".format(where(c), e.grid[c])
     if profile == "pico-display-pack":
         assert "Automa takes {} (food {}): new card?".format(where(c), e.grid[c]) in t
 
 
-def _undo_at(profile, p, n, extra):
+def _undo_at(run, profile, p, n, extra):
     """Play to n actions, press ``extra`` then undo; returns the simulator."""
     words = _prefix(p, n) + extra.split() + ["long:back"]
     return run(profile, " ".join(words))
 
 
-def test_undo_in_the_middle_of_each_input(profile):
+def test_undo_in_the_middle_of_each_input(profile, run):
     p = plan(2, 7)
     want = p.game.actions()
     top = lambda sim: sim.app().top  # noqa: E731
 
     # card entry: half-turned wheel, then undo takes back the last card entered
-    sim = _undo_at(profile, p, 5, "next next")
+    sim = _undo_at(run, profile, p, 5, "next next")
     assert top(sim).game.actions() == want[:4]
     assert "Undone" in " ".join(sim.texts())
     # the human's turn, cursor moved: undo takes back the last opening card
-    sim = _undo_at(profile, p, 9, "next")
+    sim = _undo_at(run, profile, p, 9, "next")
     assert top(sim).game.actions() == want[:8]
     # the Automa's turn (wheel for its refill showing): undo takes back the human's refill
-    sim = _undo_at(profile, p, 11, "prev")
+    sim = _undo_at(run, profile, p, 11, "prev")
     assert top(sim).game.actions() == want[:10]
     # in the coupon menu and the coupon cursor: undo still takes back one game action
-    sim = _undo_at(profile, p, 9, "prev ok")
+    sim = _undo_at(run, profile, p, 9, "prev ok")
     assert top(sim).game.actions() == want[:8]
-    sim = _undo_at(profile, p, 9, "prev ok ok next")
+    sim = _undo_at(run, profile, p, 9, "prev ok ok next")
     assert type(top(sim)).__name__ == "SoloScreen"
     assert top(sim).game.actions() == want[:8]
     # undo the Automa's take together with its refill: two undos
@@ -258,7 +235,7 @@ def test_undo_in_the_middle_of_each_input(profile):
     assert records and records[-1].endswith(games.record(p.game))
 
 
-def test_the_end_new_game_menu_and_undo(profile, tmp_path):
+def test_the_end_new_game_menu_and_undo(profile, run, nvm):
     p = plan(3, 33)
     end = " ".join(p.words)
     sim = run(profile, end)
@@ -269,7 +246,6 @@ def test_the_end_new_game_menu_and_undo(profile, tmp_path):
     assert type(run(profile, end + " ok").app().top).__name__ == "SetupScreen"
     assert type(run(profile, end + " back").app().top).__name__ == "MainMenu"
     # undo from the end: the last action taken back, the game saved again
-    nvm = str(tmp_path / "nvm.bin")
     sim = run(profile, end + " long:back", nvm)
     assert sim.app().top.game.actions() == p.game.actions()[:-1]
     from companion.core.store import Store
@@ -277,7 +253,7 @@ def test_the_end_new_game_menu_and_undo(profile, tmp_path):
     assert Store(sim.nvm).load_game() is not None
 
 
-def test_holding_next_turns_the_wheel_on(profile):
+def test_holding_next_turns_the_wheel_on(profile, run):
     # the first card's wheel starts on food 1 (all twelve alike); held 800 ms: 1 + 3 repeats
     sim = run(profile, "wait:3000 ok ok hold:next:800")
     assert sim.app().top.choices[sim.app().top.sel] == 5
@@ -285,14 +261,13 @@ def test_holding_next_turns_the_wheel_on(profile):
     assert sim.app().top.game.actions() == [5]
 
 
-def test_nothing_to_undo_at_the_start(profile):
+def test_nothing_to_undo_at_the_start(profile, run):
     sim = run(profile, "wait:3000 ok ok long:back")
     assert "Nothing to undo" in " ".join(sim.texts())
     assert sim.texts()[0] == "Card 1 of 9: c1 r1"
 
 
-def test_back_leaves_and_the_menu_carries_on(profile, tmp_path):
-    nvm = str(tmp_path / "nvm.bin")
+def test_back_leaves_and_the_menu_carries_on(profile, run, nvm):
     p = plan(1, 5)
     run(profile, " ".join(_prefix(p, 11) + ["back"]), nvm)
     sim = run(profile, "ok", nvm)  # the resume prompt: Resume
@@ -301,33 +276,13 @@ def test_back_leaves_and_the_menu_carries_on(profile, tmp_path):
     assert sim.app().top.game.actions() == p.game.actions()[:11]
 
 
-def test_power_cut_in_a_save_resumes_to_a_saved_state(profile, tmp_path):
-    from lunchbox import sim_hw
-
-    writes = []
-
-    class Recording(sim_hw.FileNvm):
-        def __setitem__(self, index, value):
-            writes.append((bytes(self.data), index, bytes(value)))
-            sim_hw.FileNvm.__setitem__(self, index, value)
-
+def test_power_cut_in_a_save_resumes_to_a_saved_state(profile, run, cut_saves):
     p = plan(3, 9)
     want = p.game.actions()
-    sim = Watch(profile, nvm_path=None, mode="headless")
-    sim.nvm.__class__ = Recording
-    sim.run_script(" ".join(p.words[:-3]))
-    rng = random.Random(5)
-    saves = [w for w in writes if isinstance(w[1], slice)]
-    assert len(saves) > 20
-    for before, index, value in rng.sample(saves, 12):
-        cut = rng.randrange(0, len(value) + 1)
-        image = bytearray(before)
-        start = index.start or 0
-        image[start:start + cut] = value[:cut]
-        path = tmp_path / "cut.bin"
-        path.write_bytes(bytes(image))
-        APPS.clear()
-        s = run(profile, "ok", str(path))
+    cuts = cut_saves(run(profile, None), " ".join(p.words[:-3]), random.Random(5), 12,
+                     at_least=21)
+    for before, cut, path in cuts:
+        s = run(profile, "ok", path)
         top = s.app().top
         game = getattr(top, "game", None)
         if game is None:
@@ -342,12 +297,8 @@ def test_power_cut_in_a_save_resumes_to_a_saved_state(profile, tmp_path):
             assert len(got) >= len(games.from_bytes(old[1]).actions())
 
 
-def test_corrupt_save_starts_a_new_game_with_a_message(profile, tmp_path):
-    nvm = str(tmp_path / "nvm.bin")
-    from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
-
-    store = Store(FileNvm(nvm))
+def test_corrupt_save_starts_a_new_game_with_a_message(profile, run, nvm, nvm_store):
+    store = nvm_store(nvm)
     good = games.new("space_lunch", 0)
     for a in (1, 2, 3):
         good.apply(a)

@@ -6,26 +6,14 @@ end announced with the tie-break that decided it."""
 import random
 
 import pytest
-from test_space_lunch_screens import (
-    APPS,
-    PROFILES,
-    Watch,
-    check_steps,
-    stepwise,
-    track_apps,
-)
+from test_space_lunch_screens import Watch, check_steps, stepwise, watching
 
-from companion.core import space_lunch_view as V
+from companion.games.space_lunch import view as V
 from shared_rules import games
-from shared_rules.space_lunch_actions import RETURN, TAKE, decode
+from shared_rules.space_lunch.actions import RETURN, TAKE, decode
 
-__all__ = ("track_apps",)  # the fixture, used by every test here (autouse)
+__all__ = ("watching",)  # the fixture, used by every test here (autouse)
 SHORT = ("Hot Drink", "Jelly", "Chill Jar")
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 class DuelPlan:
@@ -120,10 +108,9 @@ def test_duel_plans_cover_every_kind_of_action():
 
 
 @pytest.mark.parametrize("seed", [3, 8])
-def test_two_player_games_follow_the_engine_at_every_key(seed, profile):
+def test_two_player_games_follow_the_engine_at_every_key(seed, profile, simulate, apps):
     p = plan_duel(seed % 2, seed)
-    sim = Watch(profile, mode="headless")
-    sim.run_script(stepwise(p))
+    sim = simulate(profile, stepwise(p), cls=Watch)
     check_steps(sim, p)
     e = p.game.engine
     end = " ".join(sim.texts())
@@ -137,10 +124,10 @@ def test_two_player_games_follow_the_engine_at_every_key(seed, profile):
 
     records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
     assert records and records[-1].endswith(games.record(p.game))
-    assert APPS
+    assert apps
 
 
-def test_forced_return_screen(profile):
+def test_forced_return_screen(profile, simulate):
     # find a seeded game that reaches the forced return, and stop there
     for seed in range(100):
         p = plan_duel(0, seed, coupon_rate=0.0)
@@ -150,8 +137,7 @@ def test_forced_return_screen(profile):
             break
     n = at[0]
     i = p.counts.index(n)
-    sim = Watch(profile, mode="headless")
-    sim.run_script(" ".join(p.words[:i + 1]))
+    sim = simulate(profile, " ".join(p.words[:i + 1]), cls=Watch)
     t = sim.texts()
     assert t[0].endswith(": 5 drinks")
     assert any(s.startswith("Return ") for s in t)

@@ -24,7 +24,8 @@ from shared_rules import games  # noqa: E402
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 SETTINGS = "prev ok"  # Settings is the main menu's last row
-HINTS = 3  # Settings rows: Brightness, LEDs, Player names, Hints, Lunch cards, About
+HINTS = 3  # Settings rows: Brightness, LEDs, Player names, Hints, Lunch cards, Dim screen,
+# Screen off, Clock, Clock bonus, About
 NAMES = ["ANNA", "BO", "P3", "P4", "P5", "P6", "P7"]
 
 
@@ -35,7 +36,7 @@ def profile(request):
 
 @pytest.fixture(autouse=True)
 def deal_seed(monkeypatch):
-    from companion import space_lunch
+    from companion.games.space_lunch import entry as space_lunch
 
     monkeypatch.setattr(space_lunch, "DEAL_SEED", [None])
     return space_lunch.DEAL_SEED
@@ -106,8 +107,8 @@ def test_settings_rows_flip_with_one_press_and_are_kept(profile, tmp_path):
     t = clean(run(profile, "wait:3000 " + SETTINGS, nvm))
     assert t[0] == "Settings"
     assert (mark(t, "Hints"), mark(t, "Lunch cards")) == ("on", "typed")  # the defaults
-    t = clean(run(profile, "{} next*{}".format(SETTINGS, HINTS + 2), nvm))  # scrolled down
-    assert "Lunch cards" in t and "typed" in t and "About" in t
+    t = clean(run(profile, "{} next*{}".format(SETTINGS, HINTS + 4), nvm))  # scrolled down
+    assert "Lunch cards" in t and "typed" in t and "Clock" in t
     # one press on Hints: off, still in Settings, saved
     t = clean(run(profile, "{} next*{} ok".format(SETTINGS, HINTS), nvm))
     assert t[0] == "Settings" and mark(t, "Hints") == "off"
@@ -135,7 +136,7 @@ def test_settings_rows_flip_with_one_press_and_are_kept(profile, tmp_path):
 
 
 def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path, deal_seed):
-    from companion.space_lunch import seed_of, seed_params
+    from companion.games.space_lunch.entry import seed_of, seed_params
 
     assert seed_of((2, 0)) == 0 and seed_of((2, 0) + seed_params(0xCAFEF00D)) == 0xCAFEF00D
     deal_seed[0] = 0xCAFEF00D
@@ -173,7 +174,7 @@ def test_older_and_corrupt_settings_bytes(profile, tmp_path):
     assert (s.brightness, s.leds, s.names, s.hints, s.deal) == (60, False, NAMES, False, False)
     # a flag no firmware wrote: refused as before (the app starts on the defaults)
     nvm = str(tmp_path / "bad.bin")
-    Store(FileNvm(nvm)).save_settings(old[:2] + bytes((8,)) + old[3:])
+    Store(FileNvm(nvm)).save_settings(old[:2] + bytes((0xA0,)) + old[3:])
     t = clean(run(profile, "wait:3000 " + SETTINGS, nvm))
     assert (mark(t, "Brightness"), mark(t, "Hints"), mark(t, "Lunch cards")) == (
         "50%", "on", "typed")
@@ -203,7 +204,7 @@ def test_lunchbox_push_keeps_the_switches_and_the_board_refuses_bad_flags():
     link.set_settings(raw)
     assert board.store.load_settings() == raw
     with pytest.raises(lp.DeviceError, match="flags"):
-        link.set_settings(raw[:2] + bytes((9,)) + raw[3:])
+        link.set_settings(raw[:2] + bytes((0xA1,)) + raw[3:])
     assert board.store.load_settings() == raw
 
 
@@ -288,7 +289,7 @@ def test_a_dealt_game_cut_inside_a_save_shows_the_planned_card(profile, tmp_path
 
 
 def test_two_players_are_dealt_too(profile, tmp_path, deal_seed):
-    from companion.space_lunch import seed_of
+    from companion.games.space_lunch.entry import seed_of
 
     deal_seed[0] = 77
     # Settings > Lunch cards: dealt; Space Lunch, Two players, the first name starts; OK on

@@ -19,8 +19,7 @@ from lunchbox.errors import LunchboxError
 PROFILE = {"id": "test", "board": "raspberry_pi_pico", "chip": "RP2040",
            "display": {"driver": "st7789"}}
 SETTINGS = 'LUNCHBOX_PROFILE = "test"\nLUNCHBOX_DISPLAY = "st7789"\n'
-BOOT_OUT = ("Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\n")
+USER_FILES = {"notes.txt": "the user's own file\n", "lib/user_lib.py": "# the user's library\n"}
 
 
 @pytest.fixture(autouse=True)
@@ -60,12 +59,8 @@ def src(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def drive(tmp_path):
-    d = tmp_path / "media" / "CIRCUITPY"
-    write(d / "boot_out.txt", BOOT_OUT)
-    write(d / "notes.txt", "the user's own file\n")
-    write(d / "lib" / "user_lib.py", "# the user's library\n")
-    return d
+def drive(fake_drives):
+    return fake_drives.at("media").circuitpy(files=USER_FILES)
 
 
 def files_of(src):
@@ -281,13 +276,9 @@ def test_symlink_out_of_drive_refused(src, drive, tmp_path):
     assert list(elsewhere.iterdir()) == []
 
 
-def test_interrupted_sync_is_repaired(src, drive, tmp_path):
+def test_interrupted_sync_is_repaired(src, drive, fake_drives):
     files = files_of(src)
-    clean = tmp_path / "clean"
-    clean.mkdir()
-    write(clean / "boot_out.txt", BOOT_OUT)
-    write(clean / "notes.txt", "the user's own file\n")
-    write(clean / "lib" / "user_lib.py", "# the user's library\n")
+    clean = fake_drives.circuitpy("clean", files=USER_FILES)
     sync.sync(str(clean), files)
 
     with pytest.raises(LunchboxError, match="went away") as err:
@@ -520,7 +511,7 @@ def _mount(path, options):
 
 
 @pytest.fixture
-def tmpfs(tmp_path):
+def tmpfs(tmp_path, fake_drives):
     mounted = []
 
     def make(name, size_k):
@@ -529,7 +520,7 @@ def tmpfs(tmp_path):
         if not _mount(path, "size={}k".format(size_k)):
             pytest.skip("cannot mount a tmpfs here (not root, or no mount permission)")
         mounted.append(path)
-        write(path / "boot_out.txt", BOOT_OUT)
+        fake_drives.circuitpy(name)
         return path
 
     yield make
@@ -560,7 +551,7 @@ def test_real_full_drive_checked_before_writing(src, tmpfs):
     assert sync.sync(str(roomy), files).changes == 0
 
 
-def test_real_enospc_mid_write(src, tmpfs):
+def test_real_enospc_mid_write(src, tmpfs, fake_drives):
     d = tmpfs("CIRCUITPY", 64)
     filler = d / "filler.bin"
     with pytest.raises(OSError) as raw:
@@ -578,27 +569,25 @@ def test_real_enospc_mid_write(src, tmpfs):
     finally:
         sync.free_space = real_free
     assert "finishes what was left" in err.value.hint
-    assert filler.exists() and (d / "boot_out.txt").read_text() == BOOT_OUT
+    assert filler.exists() and (d / "boot_out.txt").read_text() == fake_drives.BOOT_OUT
 
 
 # ---- the command, with the real checkout and the real profiles -----------------------------
 
 REAL = fileset.REPO_ROOT
-needs_firmware = pytest.mark.skipif(not (REAL / "firmware" / "code.py").exists(),
-                                    reason="firmware/code.py not in this checkout yet")
 
 
-def real_drive(tmp_path, boot_out=BOOT_OUT, settings=None):
-    d = tmp_path / "CIRCUITPY"
-    write(d / "boot_out.txt", boot_out)
-    if settings is not None:
-        write(d / "settings.toml", settings)
-    return drives.Drive(d)
+@pytest.fixture
+def real_drive(fake_drives):
+    """``real_drive(boot, settings=None)``: a CIRCUITPY Drive, settings.toml as given."""
+    def make(boot=fake_drives.BOOT_OUT, settings=None):
+        files = {} if settings is None else {"settings.toml": settings}
+        return drives.Drive(fake_drives.circuitpy(boot=boot, files=files))
+    return make
 
 
-@needs_firmware
-def test_command_full_real_tree(tmp_path):
-    d = real_drive(tmp_path, settings='CIRCUITPY_WEB_API_PASSWORD = "pw"\n')
+def test_command_full_real_tree(tmp_path, real_drive):
+    d = real_drive(settings='CIRCUITPY_WEB_API_PASSWORD = "pw"\n')
     out, err = io.StringIO(), io.StringIO()
     p = sync_command.sync_once(d, "pico-display-pack", out=out, err=err)
     assert p.writes and "profile pico-display-pack" in out.getvalue()
@@ -610,40 +599,44 @@ def test_command_full_real_tree(tmp_path):
     assert manifest["profile"] == "pico-display-pack"
     assert manifest["libs"] == fileset.library_versions(manifest["files"])
     assert {"adafruit_st7789", "neopixel"} <= set(manifest["libs"])
+    # no compiler here (tests reach no download): .py, with the one warning that says so
+    assert err.getvalue().count("warning:") == 1
+    assert "warning: shipping .py, not .mpy: cannot download" in err.getvalue()
+    assert "modules ship as .py\n" in out.getvalue()
     # the profile is now remembered on the drive: no --profile needed, and nothing to do
-    p = sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
+    err = io.StringIO()
+    p = sync_command.sync_once(d, None, out=io.StringIO(), err=err, py=True)
     assert p.changes == 0
-    assert "warning" not in err.getvalue()  # board matches the profile
+    assert "warning" not in err.getvalue()  # board matches the profile; --py: no fallback
 
 
-@needs_firmware
-def test_command_warns_on_board_mismatch(tmp_path):
-    d = real_drive(tmp_path)
+def test_command_warns_on_board_mismatch(tmp_path, real_drive):
+    d = real_drive()
     err = io.StringIO()
     sync_command.sync_once(d, "pico2-display-pack", dry_run=True, out=io.StringIO(), err=err)
     assert "raspberry_pi_pico2" in err.getvalue() and "pins may not match" in err.getvalue()
     assert "RP2350" in err.getvalue()
 
 
-def test_command_refuses_old_circuitpython(tmp_path):
-    d = real_drive(tmp_path, BOOT_OUT.replace("10.0.0", "8.2.9"))
+def test_command_refuses_old_circuitpython(tmp_path, real_drive, fake_drives):
+    d = real_drive(fake_drives.boot_out("8.2.9"))
     with pytest.raises(LunchboxError, match="8.2.9; Lunchbox supports 9.x and 10.x") as e:
         sync_command.sync_once(d, "pico-display-pack", out=io.StringIO(), err=io.StringIO())
     assert "lunchbox flash" in e.value.hint
     assert sorted(os.listdir(d.path)) == ["boot_out.txt"]
 
 
-def test_command_never_guesses_profile(tmp_path):
-    d = real_drive(tmp_path)
+def test_command_never_guesses_profile(tmp_path, real_drive):
+    d = real_drive()
     with pytest.raises(LunchboxError, match="which hardware profile") as e:
         sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
     assert "pico-display-pack" in e.value.hint and "pico-ssd1306-5btn" in e.value.hint
     assert "pico2" not in e.value.hint  # only the profiles for this board
 
 
-def test_command_two_drives_without_terminal(tmp_path):
+def test_command_two_drives_without_terminal(tmp_path, fake_drives):
     for label in ("CIRCUITPY", "CIRCUITPY 1"):
-        write(tmp_path / label / "boot_out.txt", BOOT_OUT)
+        fake_drives.circuitpy(label)
     with pytest.raises(LunchboxError, match="2 CIRCUITPY drives") as e:
         sync_command.find_drive(roots=[str(tmp_path)])
     assert "CIRCUITPY 1" in str(e.value) and "--drive" in e.value.hint
@@ -655,10 +648,10 @@ def test_command_two_drives_without_terminal(tmp_path):
     assert chosen.label == "CIRCUITPY 1" and "2) " in answers.getvalue()
 
 
-def test_command_no_drive_messages(tmp_path):
+def test_command_no_drive_messages(tmp_path, fake_drives):
     with pytest.raises(LunchboxError, match="no CIRCUITPY drive found"):
         sync_command.find_drive(roots=[str(tmp_path)])
-    write(tmp_path / "RPI-RP2" / "INFO_UF2.TXT", "Board-ID: RPI-RP2\n")
+    fake_drives.rpi_rp2()
     with pytest.raises(LunchboxError, match="bootloader drive is attached") as e:
         sync_command.find_drive(roots=[str(tmp_path)])
     assert "lunchbox flash" in e.value.hint
@@ -669,11 +662,10 @@ def test_command_no_drive_messages(tmp_path):
     assert "lunchbox flash --drive {} --uf2 FILE".format(tmp_path / "RPI-RP2") in e.value.hint
 
 
-@needs_firmware
-def test_cli_dry_run(tmp_path, capsys):
+def test_cli_dry_run(tmp_path, capsys, fake_drives):
     from lunchbox import cli
 
-    write(tmp_path / "CIRCUITPY" / "boot_out.txt", BOOT_OUT)
+    fake_drives.circuitpy()
     rc = cli.main(["sync", "--drive", str(tmp_path / "CIRCUITPY"), "--profile",
                    "pico-ssd1306-5btn", "--dry-run"])
     assert rc == 0
@@ -682,14 +674,12 @@ def test_cli_dry_run(tmp_path, capsys):
     assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]
 
 
-@needs_firmware
-def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
+def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys, fake_drives):
     from lunchbox import cli
 
-    d = tmp_path / "CIRCUITPY"
-    write(d / "boot_out.txt", BOOT_OUT)
-    write(d / "code.py", 'print("Hello World!")\n')  # what a fresh CircuitPython drive holds
-    write(d / "settings.toml", 'CIRCUITPY_WIFI_SSID = "home"\n')  # merged, so not "replaced"
+    d = fake_drives.circuitpy(files={
+        "code.py": 'print("Hello World!")\n',  # what a fresh CircuitPython drive holds
+        "settings.toml": 'CIRCUITPY_WIFI_SSID = "home"\n'})  # merged, so not "replaced"
     argv = ["sync", "--drive", str(d), "--profile", "pico-display-pack"]
     assert cli.main(argv + ["--dry-run"]) == 0
     out = capsys.readouterr().out
@@ -714,13 +704,12 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys):
     assert str(kept[0].parent.parent) in out
 
 
-@needs_firmware
-def test_cut_first_sync_finished_by_plain_sync(tmp_path):
+def test_cut_first_sync_finished_by_plain_sync(tmp_path, real_drive):
     # Unplugged before settings.toml was written: the journal remembers the profile, so the
     # plain `lunchbox sync` doctor suggests finishes the job.
     from lunchbox import doctor
 
-    d = real_drive(tmp_path)
+    d = real_drive()
     with pytest.raises(LunchboxError, match="went away"):
         sync_command.sync_once(d, "pico-ssd1306-5btn", out=io.StringIO(), err=io.StringIO(),
                                hook=Recorder(fail_after=3))
@@ -816,7 +805,6 @@ def _unguarded_imports(source, module):
     return out
 
 
-@needs_firmware
 @pytest.mark.parametrize("pid", ["pico-display-pack", "pico-ssd1306-5btn"])
 def test_real_fileset_ships_every_import(pid):
     from lunchbox import profiles

@@ -168,11 +168,9 @@ def test_profile_list_and_validate(capsys):
     assert capsys.readouterr().out.count(": ok") == len(profiles.list_profiles())
 
 
-def test_profile_validate_reports_a_broken_file(tmp_path, capsys):
-    text = (profiles.PROFILES_DIR / "pico-ssd1306-5btn.toml").read_text()
-    path = tmp_path / "mine.toml"
-    path.write_text(text.replace('scl = "GP5"', 'scl = "GP3"'))
-    assert cli.main(["profile", "validate", str(path)]) == 1
+def test_profile_validate_reports_a_broken_file(user_profile, capsys):
+    path = user_profile("pico-ssd1306-5btn", ('scl = "GP5"', 'scl = "GP3"'))
+    assert cli.main(["profile", "validate", path]) == 1
     out = capsys.readouterr()
     assert re.search(r"GP4 is I2C0, SCL GP3 is I2C1", out.out)
     assert "have problems" in out.err

@@ -1,14 +1,22 @@
-"""The app: a stack of screens fed by button events, batched redraws, LEDs, the data link."""
+"""The app: a stack of screens fed by button events, batched redraws, LEDs, the data link,
+and the screen's power: it dims and goes off when no button is pressed for a while (Settings),
+and the press that wakes it does nothing else (core/power.py)."""
+
+# A game's turn clock, while it has one, is ``app.clock`` (companion/clock.py): ticked, laid
+# out, and its times kept in the game's record.
 
 import displayio
 
 from . import __version__
 from .core.appsettings import AppSettings
 from .core.buttons import Buttons, EventQueue, ticks_diff
+from .core.power import AWAKE, OFF, Idle
 from .leds import Leds
-from .ui import Toast
+from .ui import TitleBar, Toast
 
 TOAST_MS = 2500
+WARN_MS = 5000
+READ_MS = 20000  # how often the battery is read (hw.supply), where the build can
 NOTICE_TITLE = "Saved data"
 
 
@@ -23,9 +31,24 @@ class App:
         self.buttons = Buttons()
         self.queue = EventQueue()
         self.settings = self._load_settings()
-        self.d.set_brightness(self.settings.brightness)
-        self.leds = Leds(hw.pixels, self.settings.brightness, self.settings.leds)
-        self.leds.wake(hw.clock())  # the idle timer runs from the start, not the first press
+        s = self.settings
+        self.clock = None
+        saved = store.load_game()
+        if s.clock or saved is not None and saved[1][:1] == b"\xc7":  # core/clock.py: SAVED
+            from .clock import Clocks
+
+            Clocks(self)  # app.clock; the saves go through it
+        now = hw.clock()
+        self.d.set_power(AWAKE, s.brightness)  # also after a restart that found it off
+        self.leds = Leds(hw.pixels, s.brightness, s.leds)
+        self.leds.wake(now)  # the idle timer runs from the start, not the first press
+        self.idle = Idle(s.dim, s.off, now)
+        self.supply = getattr(hw, "supply", None)  # percent on battery, None on USB
+        self.battery = None  # companion/power.py, once the box has run on its battery
+        self._read_at = now
+        self._warning = None  # a warning that came while the screen was dim or off
+        # no gauge or clock of an app before this one (a restart after a crash)
+        TitleBar.gauge = TitleBar.top = TitleBar.clock = None
         self.stack = []
         self.dirty = True
         self.handled = 0
@@ -35,7 +58,9 @@ class App:
         root = self.d.root
         while len(root):
             root.pop()
-        root.append(displayio.Group())  # the top screen's group goes here
+        self.blank = displayio.Group()  # in the screen slot while no screen is shown
+        self.shown = None  # the screen whose group is in the slot
+        root.append(self.blank)  # the top screen's group goes here
         self.toast = Toast(self.d)
         root.append(self.toast.group)
 
@@ -53,9 +78,11 @@ class App:
         return AppSettings()
 
     def save_settings(self):
-        self.store.save_settings(self.settings.to_bytes())
-        self.d.set_brightness(self.settings.brightness)
-        self.leds.configure(self.settings.brightness, self.settings.leds)
+        s = self.settings
+        self.store.save_settings(s.to_bytes())
+        self.d.set_brightness(s.brightness)
+        self.leds.configure(s.brightness, s.leds)
+        self.idle.configure(s.dim, s.off)
 
     def _pushed_settings(self, raw):
         """Settings pushed over the link (already checked there): save and apply them."""
@@ -63,26 +90,39 @@ class App:
         self.save_settings()
         self.dirty = True
 
-    def keep_record(self, record):
+    def keep_record(self, record, once=False):
         """Keep a finished game's record for the host to pull (in an envelope with the date,
         when a host set the clock, and the seats' player names); the saved game stays (a
         Let's Do Lunch match goes on after each of its games)."""
         from .core import records
 
+        if once and self.kept(record):
+            return  # kept before the power went, and what follows it was not written
         unix = self.link.unix_now(self.hw.clock()) if self.link is not None else 0
         names = self.settings.names[:records.seats(record)]
         try:
-            self.store.append_record(records.KIND_GAME, records.envelope(record, unix, names))
+            env = records.envelope(record, unix, names)
+            if self.clock is not None:
+                env = self.clock.timed(env)  # with each seat's time on the turn clock
+            self.store.append_record(records.KIND_GAME, env)
         except ValueError:
             try:  # longer than the store takes with the names: keep the game without them
                 self.store.append_record(records.KIND_GAME, records.envelope(record, unix))
             except ValueError:
                 self.notify("Game too long to keep")
 
-    def finish_game(self, record):
+    def kept(self, record):
+        """The newest game record kept is ``record`` (bare, or in its envelope)."""
+        last = None
+        for r in self.store.records(True):
+            if r[1] == 1 or r[1] == 3:
+                last = r[2]
+        return last is not None and last[len(last) - len(record):] == record
+
+    def finish_game(self, record, once=False):
         """A game has ended: keep its record and forget the saved game, so no "Resume game?"
         offers it again."""
-        self.keep_record(record)
+        self.keep_record(record, once)
         self.store.clear_game()
 
     # the screen stack
@@ -91,28 +131,58 @@ class App:
     def top(self):
         return self.stack[-1] if self.stack else None
 
+    # A group is in at most one place: displayio refuses to add a group (or a TileGrid) that
+    # is already in a group, even to the slot it already holds ("Layer already in a group",
+    # shared-module/displayio/Group.c adds before it removes). So only the top screen's group
+    # is ever in the slot, it is put there only when another is in it, and a screen that leaves
+    # the stack takes its group out with it.
+
     def _show_top(self):
-        self.d.root[0] = self.top.group
-        self.top.enter()
+        """Show the top screen, and tell it that it is the top now (``enter``), unless it is
+        shown already."""
+        top = self.top
+        if top is self.shown:
+            return
+        self.d.root[0] = top.group
+        self.shown = top
+        top.enter()
+        if self.battery is not None:
+            self._place_gauge()
+        if self.clock is not None:
+            self.clock.place()
         self.dirty = True
+
+    def _leave(self, screen):
+        if screen is self.shown:
+            self.d.root[0] = self.blank
+            self.shown = None
+        screen.exit()
 
     def push(self, screen):
         self.stack.append(screen)
         self._show_top()
 
-    def pop(self):
-        if len(self.stack) <= 1:
-            return  # the main menu stays
-        self.stack.pop().exit()
+    def pop(self, then=None):
+        """Close the top screen (the main menu stays). ``then()`` runs after it has gone and
+        before the screen below is shown, so it may open the next screen or go home without
+        the screen below being shown in between."""
+        if len(self.stack) > 1:
+            self._leave(self.stack.pop())
+        if then is not None:
+            then()
         self._show_top()
 
     def replace(self, screen):
-        self.stack.pop().exit()
+        self._leave(self.stack.pop())
         self.push(screen)
 
-    def home(self):
+    def home(self, then=None):
+        """Back to the main menu; ``then()`` (e.g. open a game from it) runs before the menu
+        is shown, as ``pop``'s does."""
         while len(self.stack) > 1:
-            self.stack.pop().exit()
+            self._leave(self.stack.pop())
+        if then is not None:
+            then()
         self._show_top()
 
     def report(self, notice):
@@ -132,10 +202,69 @@ class App:
         self.toast.show(message, self.hw.clock() + ms)
         self.dirty = True
 
+    def warn(self, message):
+        """A toast that must be seen: held back while the screen is dim or off, shown at the
+        wake."""
+        if self.idle.state == AWAKE:
+            self.notify(message, WARN_MS)
+        else:
+            self._warning = message
+
+    # the screen's power and the battery gauge
+
+    def _power(self, state, now):
+        if state == OFF:
+            self._suspend()
+        self.d.set_power(state, self.settings.brightness)
+        if state == OFF:
+            self.d.refresh()  # the dark screen; nothing is drawn again until the wake
+        self.dirty = True
+        if state == AWAKE:
+            self.leds.wake(now)  # the waking press is no event: the LEDs come back here
+            if self._warning is not None:
+                self.notify(self._warning, WARN_MS)
+                self._warning = None
+
+    def _suspend(self):
+        """Before the screen goes off: each screen that keeps a game saves it (a save that
+        is already current writes nothing: store.save_game compares)."""
+        for screen in self.stack:
+            suspend = getattr(screen, "suspend", None)
+            if suspend is not None:
+                suspend()
+
+    def _read_supply(self):
+        try:
+            level = self.supply.level()
+        except (OSError, ValueError, RuntimeError):
+            level = None  # a failed reading shows nothing rather than stopping the app
+        if level is None and self.battery is None:
+            return  # on USB, and never on the battery since the start: nothing is built
+        if self.battery is None:
+            from .power import Battery
+
+            self.battery = Battery(self)
+        if self.battery.show(level):
+            self._place_gauge()
+
+    def _place_gauge(self):
+        """The gauge shows in the top screen's title bar, if it has one with room for it
+        (ui.TitleBar); its status moves left of it."""
+        battery = self.battery
+        bar = getattr(self.top, "bar", None)
+        if not isinstance(bar, TitleBar):
+            bar = None
+        battery.gauge.group.hidden = True
+        TitleBar.gauge = battery.gauge.group if battery.level is not None else None
+        TitleBar.top = bar
+        if bar is not None:
+            bar.relayout()
+        self.dirty = True
+
     # the main loop
 
     def refresh(self):
-        if self.dirty:
+        if self.dirty and self.d.power != OFF:  # a dark screen is drawn again at the wake
             self.d.refresh()
             self.refreshes += 1
             self.dirty = False
@@ -144,21 +273,33 @@ class App:
         """One pass: read buttons, handle each event (one refresh each), tick, serve the link."""
         hw = self.hw
         now = hw.clock()
+        idle = self.idle
         for button, pressed in hw.buttons.poll():
-            self.queue.extend(self.buttons.feed(button, pressed, now))
+            if not idle.swallow(button, pressed, now):
+                self.queue.extend(self.buttons.feed(button, pressed, now))
         self.queue.extend(self.buttons.tick(now))
+        state = idle.tick(now, ticks_diff)
+        if state is not None:
+            self._power(state, now)
+        if self.supply is not None and ticks_diff(now, self._read_at) >= 0:
+            self._read_at = now + READ_MS
+            self._read_supply()
+        clock = self.clock
         event = self.queue.get()
         while event is not None:
             self.leds.wake(now)
             if self.toast.visible:
                 self.toast.hide()
                 self.dirty = True
-            self.top.on_button(event[0], event[1])
+            if clock is None or not clock.press(event):
+                self.top.on_button(event[0], event[1])
             self._run_later()
             self.handled += 1
             self.refresh()
             event = self.queue.get()
         self.top.tick(now)
+        if clock is not None:
+            clock.tick(now)
         self._run_later()
         if self.toast.until is not None and ticks_diff(now, self.toast.until) >= 0:
             self.toast.hide()

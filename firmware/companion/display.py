@@ -61,14 +61,50 @@ class _Display:
         adjustable") for a display with neither a backlight pin nor a brightness command
         (an ST7789 wired without its backlight), and for an I2C bus busy at that moment, so
         that one is not taken as final."""
+        self._brightness(min(100, max(10, percent)))
+
+    def _brightness(self, percent):
         if not self.dimmable:
             return
         try:
-            self.driver.brightness = min(100, max(10, percent)) / 100
+            self.driver.brightness = percent / 100
         except (AttributeError, NotImplementedError):
             self.dimmable = False
         except RuntimeError:
             pass
+
+    power = 0  # core.power: AWAKE, DIM or OFF
+    DIM_PERCENT = 10
+
+    def set_power(self, state, percent):
+        # type: (int, int) -> None
+        """AWAKE at the user's brightness ``percent``, DIM at 10 % (the least set_brightness
+        gives), or OFF: nothing drawn (a black screen even where the panel cannot dim), the
+        backlight at 0, and an SSD1306 in its sleep mode (adafruit_displayio_ssd1306 sends
+        0xAE: under 10 uA). The caller refreshes after it. The simulator shows the state
+        (sim_hw.SimDisplay.show_power)."""
+        was = self.power
+        self.power = state
+        driver = self.driver
+        if state == 2:  # OFF
+            self.root.hidden = True
+            self._brightness(0)
+            _call(driver, "sleep")
+        else:
+            if was == 2:
+                _call(driver, "wake")
+                self.root.hidden = False  # every pixel is drawn again at the next refresh
+            self.set_brightness(min(percent, self.DIM_PERCENT) if state == 1 else percent)
+        if state != was:
+            _call(driver, "show_power", state)
+
+
+def _call(driver, name, *args):
+    """The driver's method ``name``, where it has one (the SSD1306 driver's sleep and wake,
+    the simulator's show_power)."""
+    fn = getattr(driver, name, None)
+    if fn is not None:
+        fn(*args)
 
 
 class ColorDisplay(_Display):
@@ -88,7 +124,6 @@ class ColorDisplay(_Display):
     ACCENT = 0x19B5FE
     GOOD = 0x2ECC40
     BAD = 0xFF4136
-    PLAYERS = (0xFF4136, 0x2ECC40, 0x19B5FE, 0xFFC61A)
 
 
 class MonoDisplay(_Display):
@@ -110,7 +145,6 @@ class MonoDisplay(_Display):
     ACCENT = 0xFFFFFF
     GOOD = 0xFFFFFF
     BAD = 0xFFFFFF
-    PLAYERS = (0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 0xFFFFFF)
 
 
 def make(kind, driver, width, height):

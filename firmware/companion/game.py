@@ -82,7 +82,7 @@ class GameScreen(Screen):
         return saved is not None and saved[0] != self.game.game_id
 
     def _ask_to_replace(self, action):
-        from .menu import game_info
+        from .loader import game_info
 
         info = game_info(self.app.store.load_game()[0])
         name = info[2] if info else "other"
@@ -97,7 +97,8 @@ class GameScreen(Screen):
 
     def tick(self, now):
         if not self.ended and self.game.is_terminal():
-            self.ended = True  # resumed at the end (a power cut before the record was kept)
+            self.ended = True  # resumed at the end: a power cut before the save was cleared
+            self.resumed_end = True  # ... and maybe after the record was kept: keep it once
             self.finished()
 
     def save(self):
@@ -106,6 +107,16 @@ class GameScreen(Screen):
         except ValueError:
             # longer than the store takes: the last save stands; the game plays on
             self.app.notify(MSG_TOO_LONG)
+
+    def suspend(self):
+        """The screen is going off (app.py): the save must be the game as played. It is after
+        every action already, and the store writes nothing for a save that is current; a game
+        with no move yet is not saved (another game's save would go without a word)."""
+        if self.ended or not self.game.actions():
+            return
+        saved = self.app.store.load_game()
+        if self.confirmed or (saved is not None and saved[0] == self.game.game_id):
+            self.save()
 
     def undo(self):
         if not self.game.can_undo():
@@ -130,16 +141,16 @@ class GameScreen(Screen):
         game_id = self.game.game_id
         text = "\n".join(self.result_lines())
         record = self.game.to_bytes()
+        self.save()  # the end, so that a cut before the save is cleared resumes at the end
         while self in app.stack and len(app.stack) > 1:
             app.pop()  # this screen, and a picker over it that made the last move
-        app.finish_game(record)
+        app.finish_game(record, getattr(self, "resumed_end", False))
         app.later(lambda: app.push(ConfirmDialog(app, "Game over", text,
                                                  lambda: new_game(app, game_id), app.home,
                                                  "New game", "Menu")))
 
 
 def new_game(app, game_id):
-    from .menu import open_game
+    from .loader import open_game
 
-    app.home()
-    open_game(app, game_id)
+    app.home(lambda: open_game(app, game_id))  # the game opens over the menu, not shown first

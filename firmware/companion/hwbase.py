@@ -12,6 +12,8 @@ is the same on both.
 - watchdog: ``start(seconds)`` and ``feed()``
 - idle(): called once per main-loop pass (a short sleep on the device)
 - profile: the dict from core.settings.read
+- supply: ``level()`` -> the battery's charge in percent, or None on USB power; None where
+  the build cannot read its supply (the profile's [power] table, hardware/README.md)
 """
 
 
@@ -45,8 +47,8 @@ class NullWatchdog:
 
 class Hardware:
     def __init__(self, display, buttons, clock, nvm, profile, pixels=None, link=None,
-                 watchdog=None, idle=None, uid=b""):
-        # type: (Any, Any, Callable[[], int], ByteArray, dict, Optional[PixelBuf], Optional[Serial], Any, Optional[Callable[[], Any]], bytes) -> None
+                 watchdog=None, idle=None, uid=b"", supply=None):
+        # type: (Any, Any, Callable[[], int], ByteArray, dict, Optional[PixelBuf], Optional[Serial], Any, Optional[Callable[[], Any]], bytes, Any) -> None
         self.display = display
         self.buttons = buttons
         self.clock = clock
@@ -57,6 +59,29 @@ class Hardware:
         self.watchdog = watchdog if watchdog is not None else NullWatchdog()
         self._idle = idle
         self.uid = uid  # the board's unique id (microcontroller.cpu.uid): records are keyed by it
+        self.supply = supply
+        # a fresh VM per game (companion/launch.py): relaunch(target) starts the VM for a
+        # game id (or launch.MENU); launched is what this VM was started for (None: power-on)
+        self.relaunch = None
+        self.launched = None
+        self.trace = 0  # the heap trace (companion/trace.py) and the bytes it holds back
+        self.held = None
+
+    def seed(self):
+        """32 bits for the device's fair random source (the dice, the first-player pick): the
+        chip's own randomness (os.urandom) on the board; the clock where the firmware runs on
+        CPython (the simulator), so a headless run replays."""
+        import sys
+
+        seed = self.clock()
+        if sys.implementation.name != "cpython":
+            try:
+                import os
+
+                seed = int.from_bytes(os.urandom(4), "big")
+            except (ImportError, AttributeError, NotImplementedError, OSError):
+                pass
+        return seed
 
     def idle(self):
         if self._idle is not None:

@@ -53,6 +53,34 @@ class KeypadButtons:
         return out
 
 
+class Supply:
+    """The charge of a LiPo cell on VSYS (LUNCHBOX_BATTERY = "lipo"): the Pico and Pico 2
+    read VSYS through a 1/3 divider on GPIO29 (board.VOLTAGE_MONITOR, ADC3) and see USB power
+    on GPIO24 (board.VBUS_SENSE); on a Pico W / Pico 2 W both go through the wireless chip,
+    and CircuitPython's AnalogIn and DigitalInOut handle that. Neither pin is on the header,
+    so no profile pin can take them."""
+
+    SAMPLES = 8  # the RP2040's ADC is noisy with the SMPS in power-save mode
+
+    def __init__(self):
+        import analogio
+        import digitalio
+
+        self.adc = analogio.AnalogIn(_pin("VOLTAGE_MONITOR"))
+        self.vbus = digitalio.DigitalInOut(_pin("VBUS_SENSE"))  # an input, driven by the board
+
+    def level(self):
+        if self.vbus.value:
+            return None  # on USB: the battery (if any) is charging, nothing to show
+        from .core.charge import percent  # on the battery only
+
+        total = 0
+        for _ in range(self.SAMPLES):
+            total += self.adc.value
+        # 16-bit reading of VSYS/3 against the 3.3 V reference, in millivolts
+        return percent(total // self.SAMPLES * 9900 // 65535)
+
+
 class Watchdog:
     def __init__(self):
         self.wd = microcontroller.watchdog
@@ -65,6 +93,11 @@ class Watchdog:
 
     def feed(self):
         self.wd.feed()
+
+
+# the display's SPI or I2C bus: a display bus keeps it claimed through a reload (FourWire marks
+# it never-reset), so relaunch() lets it go, or the next VM finds its pins "in use"
+_buses = []
 
 
 def _display(cfg):
@@ -82,6 +115,7 @@ def _st7789(cfg, pins, reset):
     from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
 
     spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
+    _buses.append(spi)
     bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
     backlight = _pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
@@ -97,6 +131,7 @@ def _ssd1306(cfg, pins, reset):
     where = "SDA {} / SCL {}".format(pins["sda"], pins["scl"])
     try:
         i2c = busio.I2C(_pin(pins["scl"]), _pin(pins["sda"]), frequency=400000)
+        _buses.append(i2c)
     except RuntimeError as e:  # "No pull up found on SDA or SCL; check your wiring"
         raise RuntimeError("display: no pull-ups on {} - is the OLED connected there? "
                            "({})".format(where, e)) from None
@@ -135,8 +170,51 @@ def _read_settings(getenv):
     return cfg
 
 
+_MARK = b"LB"  # sleep_memory[0:2] when a VM was asked for by relaunch()
+
+
+def _launched():
+    """What the last VM asked this one to start (a game id, or "" for the menu), or None
+    after a power-on or a reset: alarm.sleep_memory lives through a soft reload only."""
+    try:
+        import alarm
+
+        mem = alarm.sleep_memory
+        reason = supervisor.runtime.run_reason
+    except (ImportError, AttributeError):
+        return None
+    if mem[0:2] != _MARK:
+        return None
+    mem[0:2] = b"\0\0"  # taken: a later reset must not start the game again
+    if reason != supervisor.RunReason.SUPERVISOR_RELOAD:
+        return None
+    n = mem[2]
+    return str(bytes(mem[3:3 + n]), "utf-8")
+
+
+def relaunch(target):
+    """Start a fresh VM for ``target`` (a game id, or "" for the menu): the heap the last
+    game or the menu held is all free again (companion/launch.py). Never returns."""
+    import alarm
+
+    data = target.encode()
+    alarm.sleep_memory[0:3 + len(data)] = _MARK + bytes((len(data),)) + data
+    # a display left configured would live on into the next VM and take heap from it
+    displayio.release_displays()
+    for bus in _buses:
+        bus.deinit()
+    supervisor.reload()
+    while True:  # the reload is raised at the next bytecode check
+        time.sleep(0.01)
+
+
 def build(getenv=None):
     """``getenv``: where the LUNCHBOX_* values come from (os.getenv reads settings.toml)."""
+    getenv = getenv if getenv is not None else os.getenv
+    # the heap trace (companion/trace.py): bytes held back from the start, as a margin
+    trace = getenv("LUNCHBOX_TRACE") or 0
+    hold = getenv("LUNCHBOX_TRACE_HOLD") or 0
+    held = bytearray(hold) if trace and hold else None
     cfg = _read_settings(getenv)
     pixels = None
     if cfg["neopixel"]:
@@ -152,7 +230,7 @@ def build(getenv=None):
         link = usb_cdc.data
     except ImportError:
         pass
-    return Hardware(
+    hw = Hardware(
         display=_display(cfg),
         buttons=KeypadButtons(cfg["buttons"]),
         clock=supervisor.ticks_ms,
@@ -164,3 +242,10 @@ def build(getenv=None):
         idle=lambda: time.sleep(0.005),
         uid=bytes(microcontroller.cpu.uid),
     )
+    if getenv("LUNCHBOX_BATTERY") == "lipo":
+        hw.supply = Supply()
+    hw.trace = trace
+    hw.held = held
+    hw.relaunch = relaunch
+    hw.launched = _launched()
+    return hw

@@ -6,7 +6,7 @@ from .app import App
 from .core.buttons import ticks_diff
 from .core.records import crash_payload
 from .core.store import KIND_CRASH
-from .menu import start
+from .launch import Relaunch
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
@@ -21,17 +21,56 @@ def run(hw, store=None):
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
     streak = 0
+    trace = getattr(hw, "trace", 0)
     while True:
         app = None
         try:
-            app = App(hw, store, start, resume=streak < 2, notice=notice)
+            home, resume = _first_screens(hw, streak)
+            app = App(hw, store, home, resume=resume, notice=notice)
             notice = None
+            if trace:  # the heap/time trace (companion/trace.py): the test lane reads it
+                from .trace import attach
+
+                attach(app, hw.clock)
             app.run()
+        except Relaunch as r:  # a host's stand-in for the board's fresh VM (launch.py)
+            hw.launched = r.target
+            streak = 0
         except Exception as e:  # anything at all: show it, record it, restart
             if app is not None and app.handled:
                 streak = 0
             streak += 1
             crashed(hw, store, e, app, record=streak <= QUIET_AFTER)
+
+
+def _first_screens(hw, streak):
+    """(home, resume): a VM started for a game opens it; one started from a game's way out
+    shows the menu without the resume prompt; a power-on (and a restart after a crash) shows
+    the menu and offers the saved game."""
+    if streak == 0 and hw.launched and hw.launched[0] != "@":  # "@": launch.MENU
+        return _start_game, False
+    from .menu import start  # only in the menu's VM: a game's VM never shows it
+
+    return start, streak < 2 and (streak > 0 or hw.launched is None)
+
+
+# What found and opened the game: imported again if the game needs them later (a new game,
+# its record's seats at the end), so the game plays with their heap (docs/firmware.md)
+_OPENERS = ("companion.loader", "companion.core.catalog", "shared_rules.registry")
+
+
+def _start_game(app, resume):
+    from .launch import start_game
+
+    start_game(app, resume)
+    import sys
+
+    if sys.implementation.name == "cpython":
+        return  # a PC has the room (and tests read the loader's state)
+    from .loader import forget
+
+    for name in _OPENERS:
+        forget(name)
 
 
 def crashed(hw, store, exc, app=None, record=True):

@@ -134,16 +134,12 @@ class ConfirmDialog(Screen):
         elif button == OK and kind != LONG:
             self._close(self.menu.selected == 0)
         elif button == BACK and kind != LONG:
-            self.app.pop()
-            action = self.on_back if self.on_back is not None else self.on_no
-            if action is not None:
-                action()
+            self.app.pop(self.on_back if self.on_back is not None else self.on_no)
 
     def _close(self, yes):
-        self.app.pop()
-        action = self.on_yes if yes else self.on_no
-        if action is not None:
-            action()
+        # the answer runs once the dialog has gone, before the screen below is shown: an
+        # answer that opens a screen or goes home shows that screen only
+        self.app.pop(self.on_yes if yes else self.on_no)
 
 
 class MessageScreen(Screen):

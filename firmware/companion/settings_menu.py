@@ -1,12 +1,14 @@
-"""Settings: brightness, LEDs, player names, Space Lunch's hints and cards, About. Imported
-when Settings opens and let go when it closes (on the device), so a game never carries its
-code."""
+"""Settings: brightness, LEDs, player names, Space Lunch's hints and cards, when the idle
+screen dims and goes off, About. Imported when Settings opens and let go when it closes (on the
+device), so a game never carries its code."""
+
+# the turn clock's two rows: their pickers in clock_menu.py, loaded when one is opened
 
 from . import __version__
-from .core.appsettings import BRIGHTNESS_STEP, NAME_CHARS, NAME_LEN
+from .core.appsettings import BRIGHTNESS_STEP, DIM_S, NAME_CHARS, NAME_LEN, OFF_S
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
 from .core.text import fit
-from .screens import ListScreen, MessageScreen, NumberPicker, Screen
+from .screens import ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
 from .ui import TitleBar, text
 
 
@@ -14,22 +16,26 @@ class SettingsScreen(ListScreen):
     title = "Settings"
 
     def exit(self):
-        from . import menu
+        from . import loader as menu
 
         if menu.UNLOAD:
             import sys
 
             menu.unload(sys, __name__)  # freed with the last Settings screen
+            menu.forget("companion.clock_menu")  # its Clock rows' (and their table)
+            menu.forget("companion.core.clockset")
 
     def items(self):
         # "Lunch cards": "Space Lunch cards" and its mark do not fit a row (18 characters on
         # the colour display)
-        return ["Brightness", "LEDs", "Player names", "Hints", "Lunch cards", "About"]
+        return ["Brightness", "LEDs", "Player names", "Hints", "Lunch cards", "Dim screen",
+                "Screen off", "Clock", "Clock bonus", "About"]
 
     def marks(self):
         s = self.app.settings
         return ["{}%".format(s.brightness), "on" if s.leds else "off", "",
-                "on" if s.hints else "off", "dealt" if s.deal else "typed", ""]
+                "on" if s.hints else "off", "dealt" if s.deal else "typed", after(s.dim),
+                after(s.off)] + clock_marks(s.clock) + [""]
 
     def activate(self, index):
         app = self.app
@@ -47,6 +53,26 @@ class SettingsScreen(ListScreen):
                                   done, preview, "%"))
         elif index == 2:
             app.push(PlayersScreen(app))
+        elif index in (5, 6):
+            # the choices from the shortest to never; saved at once, and counted from the
+            # last press (app.save_settings)
+            dim = index == 5
+            choices = sorted(DIM_S if dim else OFF_S, key=_order)
+
+            def done(i):
+                if dim:
+                    s.dim = choices[i]
+                else:
+                    s.off = choices[i]
+                app.save_settings()
+
+            now = s.dim if dim else s.off
+            app.push(ItemPicker(app, "Dim screen" if dim else "Screen off",
+                                [after(c) for c in choices], choices.index(now), done))
+        elif index in (7, 8):
+            from .clock_menu import choose
+
+            choose(app, index == 8)
         elif index in (1, 3, 4):
             # the switches: one press flips one, saved at once (Space Lunch's new-game list
             # shows and flips the same two of them)
@@ -60,6 +86,29 @@ class SettingsScreen(ListScreen):
             self.refresh_items()
         else:
             app.push(AboutScreen(app))
+
+
+def after(seconds):
+    """A time as the Settings rows say it: "30 s", "5 min", "never"."""
+    if not seconds:
+        return "never"
+    if seconds < 60:
+        return "{} s".format(seconds)
+    return "{} min".format(seconds // 60)
+
+
+def clock_marks(c):
+    # the Clock and Clock bonus rows' values (the byte: core/clockset.py), short enough
+    # beside their names on the colour display
+    from .core.clockset import setting
+
+    mode, minutes, bonus = setting(c)
+    return ["{} min".format(minutes) if mode == 2 else ("count up" if mode else "off"),
+            "+{} s".format(bonus) if bonus else "none"]
+
+
+def _order(seconds):
+    return seconds or 1 << 20  # never after the longest
 
 
 class PlayersScreen(ListScreen):

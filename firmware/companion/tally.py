@@ -41,7 +41,7 @@ def resume(app, cls, payload, new):
 def ask_players(app, cls, title, lo, hi, start):
     """Push a new ``cls`` scoreboard that first asks the player count in its own list (a
     picker screen would be one more module and screen to load); Back leaves without a game."""
-    scr = cls(app, cls.rules(start))
+    scr = cls(app, cls.rules(start, *cls.rules_params))
     scr.asking = (title, lo, hi, start)
     scr.mode = "players"
     scr.mode_at = 0
@@ -55,6 +55,7 @@ class TallyScreen(GameScreen):
 
     tie_words = "on the tie-break"
     rules = None  # the scoreboard's protocol class (ask_players starts a new one)
+    rules_params = ()  # the settings after the player count a new one is started with
 
     def __init__(self, app, game):
         self.bar = None
@@ -76,7 +77,7 @@ class TallyScreen(GameScreen):
     def set_mode(self, mode):
         """Show ``mode`` (a name the subclass's view knows) in the list, or None: the entry."""
         self.mode = mode
-        self.mode_at = len(self.game.actions())
+        self.mode_at = self.game.moves()
         self.show()
 
     def leave_mode(self):
@@ -84,12 +85,12 @@ class TallyScreen(GameScreen):
 
     def state_key(self):
         """What the cursor's start depends on: the entries made and the mode shown."""
-        return (len(self.game.actions()), self.mode)
+        return (self.game.moves(), self.mode)
 
     def show(self):
         if self.bar is None:
             return  # GameScreen's own setup, before the widgets exist
-        if self.mode is not None and self.mode_at != len(self.game.actions()):
+        if self.mode is not None and self.mode_at != self.game.moves():
             self.mode = None  # an undo (or an entry) leaves the mode
         key = self.state_key()
         fresh = key != self.key
@@ -127,7 +128,7 @@ class TallyScreen(GameScreen):
 
         def pick(n):
             def chosen():
-                self.game = self.rules(n)
+                self.game = self.rules(n, *self.rules_params)
                 self.leave_mode()
 
             return chosen

@@ -33,7 +33,21 @@ def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5)):
 
 
 class TitleBar:
-    """The top bar: a title on the left and an optional short status on the right."""
+    """The top bar: a title on the left and an optional short status on the right.
+
+    While the app shows the battery gauge (companion/power.py), ``TitleBar.gauge`` is its group
+    and ``TitleBar.top`` the bar of the screen shown: that bar keeps ``reserve`` title cells free
+    at its right edge for it, and hides it instead when the title and status would not fit
+    beside it (nothing a screen says is cut for the gauge)."""
+
+    # While a game has the turn clock on, ``TitleBar.clock`` is its view (companion/clock.py):
+    # the top bar asks it for the cells it and the gauge take at the right (``lay``: nothing
+    # the bar says is cut for the clock either).
+
+    reserve = 2
+    gauge = None
+    top = None
+    clock = None
 
     def __init__(self, d, title, right=""):
         self.d = d
@@ -47,10 +61,37 @@ class TitleBar:
         self.group.append(self._right)
         self._t = None
         self._r = None
+        self.laid = 0  # the cells kept for the clock and the gauge now
+        self.title = title
+        self.right = right
         self.set(title, right)
 
+    def relayout(self):
+        """Lay the bar out again (the gauge came, went, or this bar is now the top one)."""
+        self.set(self.title, self.right)
+
     def set(self, title, right=""):
-        cols = self.d.title_cols
+        self.title = title
+        self.right = right
+        d = self.d
+        cols = d.title_cols
+        laid = 0
+        gauge = TitleBar.gauge
+        if TitleBar.clock is not None and self is TitleBar.top:
+            laid = TitleBar.clock.lay(self, title, right)
+        elif gauge is not None and self is TitleBar.top:
+            room = cols - TitleBar.reserve
+            fits = len(title) + (len(right) + 1 if right else 0) <= room and (
+                len(right) <= room // 2)
+            gauge.hidden = not fits
+            if fits:
+                laid = TitleBar.reserve
+        if laid != self.laid:
+            self.laid = laid
+            x = d.width - d.pad - laid * 6 * d.title_scale  # 6: the font cell
+            self._right.anchored_position = (x, self._right.anchored_position[1])
+            self._t = self._r = None  # fitted again below
+        cols -= laid
         right = fit(right, cols // 2)
         # keep one blank cell between the two parts
         title = fit(title, cols - (len(right) + 1 if right else 0))

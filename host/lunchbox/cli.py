@@ -5,11 +5,13 @@ once per layer and printed once, here.
 """
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from . import __version__
-from .errors import LunchboxError
+from .errors import LunchboxError, UsageError
 
 # (name, module, one-line help). One line per command; the module does the rest.
 COMMANDS = (
@@ -26,6 +28,8 @@ COMMANDS = (
     ("export", "lunchbox.export", "write the pulled games as CSV, JSON or a BG Stats import"),
     ("push", "lunchbox.push", "set the board's player names, brightness, LEDs and clock"),
 )
+# the words for a positional argument in a message (options are named by their flag)
+POSITIONAL = {"id": "the game ID", "paths": "a path", "profile_profile": "the profile"}
 
 
 def build_parser():
@@ -44,6 +48,38 @@ def build_parser():
     return parser
 
 
+def not_utf8(args):
+    """The first option whose value is not valid UTF-8, as ``(name, bytes)``, or None. Python
+    hands such bytes of argv in as lone surrogates, which every later encode would trip on."""
+    for name, value in sorted(vars(args).items()):
+        for v in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(v, str):
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    return name, v.encode("utf-8", "surrogateescape")
+    return None
+
+
+def quiet_stdout():
+    """Point stdout at /dev/null, so Python's own flush at exit finds nothing to fail on."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
+def out_of_room(e):
+    """True for the OSError a print gets from a stdout that cannot take more (a full disk,
+    /dev/full): no file name, a full or failing device. Commands convert errors from their
+    own files themselves, naming the file."""
+    return e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO)
+
+
+def flush_stdout():
+    sys.stdout.flush()  # here, so a full disk is an OSError main reports, not one at exit
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -51,7 +87,26 @@ def main(argv=None):
         parser.print_help()
         return 0
     try:
-        return args._run(args) or 0
+        bad = not_utf8(args)
+        if bad:
+            name = (POSITIONAL.get(bad[0]) or POSITIONAL.get(args.command + "_" + bad[0])
+                    or "--" + bad[0].replace("_", "-"))
+            raise UsageError("{} is not valid UTF-8: {}".format(name, ascii(bad[1])[1:]),
+                             "give names and paths in UTF-8")
+        rc = args._run(args) or 0
+        flush_stdout()
+        return rc
+    except BrokenPipeError:  # `lunchbox history | head`: the reader has all it wants
+        quiet_stdout()
+        return 1
+    except OSError as e:
+        if not out_of_room(e):
+            raise
+        quiet_stdout()
+        e = LunchboxError("cannot write the output: {}".format(e.strerror or e),
+                          "free some space, or send the output elsewhere")
+        print("lunchbox {}: {}\n  fix: {}".format(args.command, e, e.hint), file=sys.stderr)
+        return e.exit_code
     except LunchboxError as e:
         print("lunchbox {}: {}".format(args.command, e), file=sys.stderr)
         if e.hint:

@@ -69,23 +69,136 @@ def default_path():
     return Path(platformdirs.user_data_dir("lunchbox", appauthor=False)) / "games.sqlite3"
 
 
+INT64 = (-(1 << 63), (1 << 63) - 1)  # SQLite's INTEGER range
+OPEN_HINT = "give another file with --db, or move this one aside"
+
+
+def _kind(path):
+    """None for a regular file (links followed) or nothing there; else what is there."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise LunchboxError("cannot open the games database {}: {}".format(path, e.strerror or e),
+                            OPEN_HINT) from None
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or a device)"
+
+
 class Database:
+    """Read-only until the first write: `history`, `replay`, `stats` and `export` open the file
+    with SQLite's ``mode=ro`` and never create a folder, a file or a table; a missing file reads
+    as an empty database. ``store_batch`` (a pull) reopens it for writing, making the folder,
+    the file and the tables then. A file that is not a Lunchbox database (other tables) or was
+    written by a newer lunchbox is refused either way, and left as it was."""
+
     def __init__(self, path=None):
         self.path = Path(path) if path else default_path()
+        self.writable = False
         try:
-            if str(self.path) != ":memory:":
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
-            self.conn.row_factory = sqlite3.Row
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise LunchboxError("{} was written by a newer lunchbox (schema {})".format(
-                    self.path, version), "update lunchbox")
-            self.conn.executescript(SCHEMA)
-            self.conn.execute("PRAGMA user_version = {}".format(SCHEMA_VERSION))
+            if str(self.path) == ":memory:":
+                self._open_writable()
+                return
+            found = _kind(self.path)
+            if found:
+                raise LunchboxError("the games database {} is {}".format(self.path, found),
+                                    OPEN_HINT)
+            empty = True
+            if self.path.exists():
+                try:
+                    empty = self._open_read("ro")
+                except sqlite3.OperationalError as e:
+                    if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_READONLY_ROLLBACK:
+                        raise
+                    # a pull was killed mid-transaction: its journal must be rolled back
+                    # before anyone can read, which SQLite does on any writable open; done
+                    # only for a file that is ours (its schema read as the file stands)
+                    self._open_read("ro&immutable=1")
+                    self.conn.close()
+                    self._connect("rw").execute("SELECT COUNT(*) FROM sqlite_master").close()
+                    empty = self._open_read("ro")
+            if empty:  # nothing stored yet: an empty schema in memory, nothing on disk
+                self.conn = sqlite3.connect(":memory:", isolation_level=None)
+                self.conn.row_factory = sqlite3.Row
+                self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
             raise LunchboxError("cannot open the games database {}: {}".format(self.path, e),
-                                "give another file with --db, or move this one aside") from None
+                                OPEN_HINT) from None
+
+    def _open_read(self, mode):
+        """Connect with ``mode`` and check the schema; True (and closed) when it is empty."""
+        self.conn = self._connect(mode)
+        try:
+            empty = self._check_schema()
+        except BaseException:
+            self.conn.close()
+            raise
+        if empty:
+            self.conn.close()
+        return empty
+
+    def _connect(self, mode):
+        from urllib.parse import quote
+
+        uri = "file:{}?mode={}".format(quote(os.path.abspath(self.path)), mode)
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _check_schema(self):
+        """True when the file is empty (no tables yet); LunchboxError when it is not ours."""
+        c = self.conn
+        version = c.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version > SCHEMA_VERSION:
+            raise LunchboxError("{} was written by a newer lunchbox (schema {}); left as it "
+                                "is".format(self.path, version), "update lunchbox")
+        if version == 0 and not tables:
+            return True
+        cols = {r[1] for r in c.execute("PRAGMA table_info(records)")}
+        # version 0 with our tables: made by a lunchbox killed before it wrote the version
+        if version not in (0, SCHEMA_VERSION) or "boards" not in tables or not set(COLUMNS) <= cols:
+            raise LunchboxError("{} is not a lunchbox games database (it holds other tables: "
+                                "{}); left as it is".format(self.path, ", ".join(sorted(tables))
+                                                            or "none"), OPEN_HINT)
+        return False
+
+    def _open_writable(self):
+        if self.writable:
+            return
+        memory = str(self.path) == ":memory:"
+        if not memory:
+            found = _kind(self.path)
+            if found:
+                raise LunchboxError("the games database {} is {}".format(self.path, found),
+                                    OPEN_HINT)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise LunchboxError("cannot make the folder for the games database {}: {}"
+                                    .format(self.path, e.strerror or e),
+                                    "give a file in a folder you can write with --db or $"
+                                    + DB_ENV) from None
+            if getattr(self, "conn", None) is not None:
+                self.conn.close()
+        try:
+            if memory:
+                self.conn = sqlite3.connect(":memory:", isolation_level=None)
+                self.conn.row_factory = sqlite3.Row
+            else:
+                self.conn = self._connect("rwc")
+            if self._check_schema() or not self.conn.execute("PRAGMA user_version").fetchone()[0]:
+                # one transaction: the tables and the version are there together or not at all
+                self.conn.executescript("BEGIN IMMEDIATE;\n{}\nPRAGMA user_version = {};\n"
+                                        "COMMIT;".format(SCHEMA, SCHEMA_VERSION))
+        except sqlite3.DatabaseError as e:
+            raise LunchboxError("cannot open the games database {}: {}".format(self.path, e),
+                                OPEN_HINT) from None
+        self.writable = True
 
     def close(self):
         self.conn.close()
@@ -118,6 +231,7 @@ class Database:
         """Insert ``rows`` (dicts of record columns) for ``board`` (a linkproto.Hello) in one
         transaction; rows already stored are left alone. Returns how many were new."""
         now = int(now if now is not None else time.time())
+        self._open_writable()
         c = self.conn
         try:
             c.execute("BEGIN IMMEDIATE")
@@ -174,6 +288,8 @@ class Database:
         return rows
 
     def get(self, record_id):
+        if not INT64[0] <= record_id <= INT64[1]:
+            return None  # no row has such an id (SQLite would refuse the number)
         row = self.conn.execute("SELECT * FROM records WHERE id = ?", (record_id,)).fetchone()
         return decode(row) if row else None
 

@@ -3,7 +3,7 @@
 import os
 import sys
 
-from . import drives, fileset, ports, profiles, sync, uf2
+from . import drives, fileset, mpycross, ports, profiles, sync, uf2
 from .errors import LunchboxError
 
 
@@ -161,16 +161,60 @@ def _differences(report, drive, profile, manifest, root):
         settings = fileset.merge_settings(_read_settings(drive) or b"",
                                           profiles.render_settings(profile))
         files = fileset.build(profile, settings, root=root)
+        stale = []
+        if manifest.get("mpy_sources") is not None:
+            files, stale = _as_compiled(drive, files, manifest)
         p = sync.plan(drive.path, files, manifest)
     except LunchboxError as e:
         report.problem(str(e), e.hint or report.sync_cmd)
         return
     if p.changes:
         names = [rel for rel, _, _ in p.writes] + p.removes
-        report.problem("{} on the device {} from the checkout ({}{})".format(
+        report.problem("{} on the device {} from the checkout ({})".format(
             "1 file" if len(names) == 1 else "{} files".format(len(names)),
-            "differs" if len(names) == 1 else "differ", ", ".join(names[:3]),
-            ", ..." if len(names) > 3 else ""), report.sync_cmd)
+            "differs" if len(names) == 1 else "differ", _first(names)), report.sync_cmd)
+    if stale:
+        report.problem("{} older than the checkout (compiled from {})".format(
+            stale[0] + " is" if len(stale) == 1 else "{} .mpy files ({}) are".format(
+                len(stale), _first(stale)),
+            "an earlier source" if len(stale) == 1 else "earlier sources"), report.sync_cmd)
+
+
+def _first(names):
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
+def _as_compiled(drive, files, manifest):
+    """(the file set as a .mpy sync ships it, the .mpy files compiled from older sources).
+
+    doctor has no compiler, so a .mpy is judged by the manifest: it is current when the drive's
+    copy is the one sync wrote (its ``files`` digest) and was compiled from the checkout's
+    source (``mpy_sources``: X.mpy -> digest of X.py, see docs/host-tool.md)."""
+    sources = manifest["mpy_sources"]
+    if not isinstance(sources, dict):
+        raise LunchboxError("the manifest on {} has a damaged mpy_sources table".format(
+            drive.describe()), hint="delete {} from the drive, then sync again".format(
+                sync.MANIFEST))
+    out, stale = {}, []
+    for rel in sorted(files):
+        data = files[rel]
+        if not rel.endswith(".py") or rel in mpycross.KEEP:
+            out[rel] = data
+            continue
+        mpy = rel[:-3] + ".mpy"
+        try:
+            on_drive = sync.read_file(os.path.join(drive.path, *mpy.split("/")))
+        except LunchboxError:
+            on_drive = None  # not a file: sync.plan says so
+        entry = manifest["files"].get(mpy)
+        if on_drive is not None and entry and sync.matches(on_drive, entry["sha256"]):
+            out[mpy] = on_drive  # the copy sync wrote: the plan sees it unchanged
+            if sources.get(mpy) != sync.digest(data):
+                stale.append(mpy)
+        else:
+            # missing, or changed on the drive: bytes unlike the drive's, so the plan lists it
+            out[mpy] = (on_drive or b"") + b"\0"
+    return out, stale
 
 
 def _read_settings(drive):

@@ -7,6 +7,7 @@ Fill a digest only from the real file (see docs/host-tool.md), never from memory
 """
 
 import hashlib
+import http.client
 import os
 import sys
 import urllib.error
@@ -74,16 +75,20 @@ def pinned(board, table=None):
     return url, digest.lower()
 
 
-def fetch(url, sha256, cache, progress=None, timeout=30, opener=urllib.request.urlopen):
+def fetch(url, sha256, cache, progress=None, timeout=30, opener=urllib.request.urlopen,
+          what="a UF2", hint="pass a downloaded file with --uf2 FILE"):
     """The path of the verified file for ``url`` in ``cache``, downloading it if needed.
 
-    ``progress(done, total)`` is called while downloading (total may be None).
+    ``progress(done, total)`` is called while downloading (total may be None). ``sha256``
+    None: no digest to check (the caller verifies the file some other way), so a copy
+    already in ``cache`` is never trusted and the file is always downloaded. ``what`` and
+    ``hint`` name the file and the way round a failure in the messages.
     """
     name = url.rstrip("/").rsplit("/", 1)[-1] or "download.uf2"
     os.makedirs(cache, exist_ok=True)
     path = os.path.join(cache, name)
     if os.path.exists(path):
-        if sha256_file(path) == sha256:
+        if sha256 and sha256_file(path) == sha256:
             return path
         os.remove(path)  # a stale or damaged copy: fetch it again
     part = path + ".part"
@@ -94,15 +99,15 @@ def fetch(url, sha256, cache, progress=None, timeout=30, opener=urllib.request.u
             length = response.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > MAX_BYTES:
-                raise LunchboxError("{} is {} bytes: too big for a UF2".format(url, total))
+                raise LunchboxError("{} is {} bytes: too big for {}".format(url, total, what))
             while True:
                 chunk = response.read(_CHUNK)
                 if not chunk:
                     break
                 done += len(chunk)
                 if done > MAX_BYTES:
-                    raise LunchboxError("{} is over {} bytes: too big for a UF2".format(
-                        url, MAX_BYTES))
+                    raise LunchboxError("{} is over {} bytes: too big for {}".format(
+                        url, MAX_BYTES, what))
                 h.update(chunk)
                 out.write(chunk)
                 if progress:
@@ -110,22 +115,27 @@ def fetch(url, sha256, cache, progress=None, timeout=30, opener=urllib.request.u
     except urllib.error.HTTPError as e:
         _discard(part)
         raise LunchboxError("downloading {} failed: HTTP {} {}".format(url, e.code, e.reason),
-                            hint="pass a downloaded file with --uf2 FILE") from None
-    except (urllib.error.URLError, OSError) as e:
+                            hint=hint) from None
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
         _discard(part)
         reason = getattr(e, "reason", None) or getattr(e, "strerror", None) or e
         raise LunchboxError("cannot download {}: {}".format(url, reason),
-                            hint="check the network, or pass a downloaded file with "
-                                 "--uf2 FILE") from None
+                            hint="check the network, or " + hint) from None
     except BaseException:
         _discard(part)
         raise
-    if h.hexdigest() != sha256:
+    if total is not None and done != total:
+        # urllib returns a short body without an error when the connection drops
+        _discard(part)
+        raise LunchboxError("the download of {} was cut short ({} of {} bytes); it was "
+                            "discarded".format(url, done, total),
+                            hint="check the network and try again, or " + hint)
+    if sha256 and h.hexdigest() != sha256:
         _discard(part)
         raise LunchboxError(
             "the download of {} does not match its pinned SHA-256 (got {}, expected {}); "
             "it was discarded".format(url, h.hexdigest(), sha256),
-            hint="try again later, or pass a file you trust with --uf2 FILE")
+            hint="try again later, or " + hint)
     os.replace(part, path)
     return path
 

@@ -29,13 +29,13 @@ LIBRARIES = {
 # RP2040 and RP2350 (full builds), so nothing is copied for them (a lib/ copy of
 # adafruit_pixelbuf would only waste flash). tests/test_sync.py checks that every import in
 # the shipped files is shipped or listed here.
-BUILTIN = ("adafruit_pixelbuf", "array", "binascii", "bitmaptools", "board", "busdisplay",
-           "busio", "collections", "digitalio", "displayio", "errno", "fontio", "fourwire",
-           "gc", "i2cdisplaybus", "io", "json", "keypad", "math", "microcontroller",
+BUILTIN = ("adafruit_pixelbuf", "alarm", "analogio", "array", "binascii", "bitmaptools", "board",
+           "busdisplay", "busio", "collections", "digitalio", "displayio", "errno", "fontio",
+           "fourwire", "gc", "i2cdisplaybus", "io", "json", "keypad", "math", "microcontroller",
            "micropython", "neopixel_write", "os", "random", "re", "struct", "supervisor", "sys",
            "terminalio", "time", "traceback", "usb_cdc", "watchdog")
 
-ASSET_SUFFIXES = (".py", ".bdf", ".pcf", ".bmp")
+ASSET_SUFFIXES = (".py", ".json", ".bdf", ".pcf", ".bmp")  # .json: the games' descriptors
 ROOT_FILES = ("boot.py", "code.py")
 SETTINGS = "settings.toml"
 SETTINGS_PREFIX = "LUNCHBOX_"
@@ -207,7 +207,7 @@ def sources(profile, root=REPO_ROOT, find_spec=importlib.util.find_spec):
         raise LunchboxError("{} is missing: there is no firmware to sync".format(
             firmware / "code.py"), hint="run sync from a complete Lunchbox checkout")
     files.update(_walk(firmware / "companion", "companion/", ASSET_SUFFIXES))
-    files.update(_walk(root / "shared_rules", "shared_rules/", (".py",)))
+    files.update(_walk(root / "shared_rules", "shared_rules/", (".py", ".json")))
     files.update(reachable_library_files(needed_libraries(profile), files, find_spec))
     return files
 
@@ -270,7 +270,7 @@ def watched_paths(root=REPO_ROOT, profile_path=None):
     for name in ROOT_FILES:
         paths.append(root / "firmware" / name)
     paths += _walk(root / "firmware" / "companion", "", ASSET_SUFFIXES).values()
-    paths += _walk(root / "shared_rules", "", (".py",)).values()
+    paths += _walk(root / "shared_rules", "", (".py", ".json")).values()
     if profile_path:
         paths.append(Path(profile_path))
     return paths

@@ -1,34 +1,50 @@
 """What a pulled record holds, as database columns: its envelope opened (date, names) and its
 game replayed (shared_rules.games) for the winners, scores and number of actions.
 
+A game played with the board's turn clock has each seat's time in its envelope (format 2):
+``times(row)`` reads it from the record as the board kept it (no column of its own: an older
+database reads the same).
+
+A Let's Do Lunch record is one game of a match: its winners and scores are that game's (the
+winner +the cannibals left in the loser's hand, the loser the same negative); ``match(row)``
+gives the match as it stood after it (score, game number), for a column of its own. Seats are
+named as the device names them (core/records.seat_names), older envelopes included.
+
 The envelope code is the device's own (firmware/companion/core/records.py), imported from the
 checkout the way the simulator imports the firmware.
 """
 
-import sys
 import zlib
-from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # the ring record kinds of firmware/companion/core/store.py (tests/test_pull.py checks they agree)
 KIND_RECORD, KIND_CRASH, KIND_GAME = 1, 2, 3
-SOLO_OPPONENT = "Automa"
-GAME_NAMES = {
-    "space_lunch": "Space Lunch",
-    "lets_do_lunch": "Let's Do Lunch",
-    "aqua_brunch": "Aqua Brunch",
-    "space_battle": "Space Battle Lunchtime",
-    "space_days": "Space Days",
-}
-SPACE_LUNCH_MODES = ("Easy", "Medium", "Hard", "Extreme", "Duel")
+
+
+def _solo():
+    from .game_names import about
+
+    return about("space_lunch")
+
+
+SOLO_OPPONENT = _solo()["device_seat"]  # the seat the device plays in the solo game
+SPACE_LUNCH_MODES = tuple(_solo()["variant"]["words"])
 
 
 def device_records():
-    if str(FIRMWARE) not in sys.path:
-        sys.path.append(str(FIRMWARE))  # at the end: firmware/code.py must not shadow `code`
+    from .game_names import firmware_path
+
+    firmware_path()
     from companion.core import records
 
     return records
+
+
+def device_clock():
+    """The device's reader of the envelope with the turn clock's times (core/clockrec.py)."""
+    device_records()
+    from companion.core import clockrec
+
+    return clockrec
 
 
 def crc(raw):
@@ -36,25 +52,78 @@ def crc(raw):
 
 
 def seat_names(game_id, params, names, seats):
-    """One name per seat: the board's names, then defaults (the solo Automa is a seat)."""
-    out = list(names[:seats])
+    """One name per seat: the board's names, the seats the device plays (the solo Automa, the
+    Let's Do Lunch computer) as it names them, then P1..Pn."""
+    from shared_rules import games
+
+    ids = [r[0] for r in games.ROWS]
+    index = ids.index(game_id) if game_id in ids else -1
+    out = device_records().seat_names(index, tuple(params or ()), list(names))[:seats]
+    if not out:
+        out = list(names[:seats])
     for i in range(len(out), seats):
-        solo = game_id == "space_lunch" and (params or [0])[0] != 4 and i == 1
-        out.append(SOLO_OPPONENT if solo else "P{}".format(i + 1))
+        out.append("P{}".format(i + 1))
     return out
 
 
+def match(row):
+    """A Let's Do Lunch game's match as it stood after the game: ``{"scores": [a, b], "game":
+    n, "target": t, "over": bool}``; None for other games (or a record that does not replay)."""
+    if row.get("game_id") != "lets_do_lunch" or not row.get("record"):
+        return None
+    from shared_rules import games
+
+    try:
+        g = games.replay(bytes(row["record"]))
+    except ValueError:
+        return None
+    return {"scores": [int(s) for s in g.match_scores()], "game": g.game_number(),
+            "target": g.engine.target, "over": g.is_terminal()}
+
+
+def match_text(row):
+    """The match column's words: "6:-6 (game 2)", "" for a game that is not in a match."""
+    m = match(row)
+    if m is None:
+        return ""
+    return "{}:{} (game {})".format(m["scores"][0], m["scores"][1], m["game"])
+
+
+def times(row):
+    """Each seat's ``(seconds, turns)`` from the board's turn clock, or None for a game played
+    without it (and for a record whose envelope does not open)."""
+    raw = row.get("raw")
+    if raw is None or row.get("kind") != KIND_GAME:
+        return None
+    try:
+        got = device_clock().untimed(bytes(raw))[1]
+    except ValueError:
+        return None
+    return [(int(s), int(t)) for s, t in got] if got else None
+
+
+def clock_text(seconds):
+    """A time as the board's clock shows it: "9:58", "72:05"."""
+    return "{}:{:02d}".format(seconds // 60, seconds % 60)
+
+
 def variant(game_id, params):
-    """A short word for a game's settings: Space Lunch difficulty, players, target..."""
+    """A short word for a game's settings, by its descriptor's ``variant``: the words of one
+    setting's values (Space Lunch's difficulty) or a text around it ("to 20", "3 players")."""
+    from .game_names import about
+
     params = list(params or [])
-    if game_id == "space_lunch":
-        m = params[0] if params else 0
-        return SPACE_LUNCH_MODES[m] if m < len(SPACE_LUNCH_MODES) else str(m)
-    if game_id == "lets_do_lunch":
-        return "to {}".format(params[0] if params else 20)
-    if params:
-        return "{} players".format(params[0])
-    return ""
+    rule = (about(game_id) or {}).get("variant")
+    if not rule:
+        return ""
+    k = rule.get("param", 0)
+    value = params[k] if k < len(params) else rule.get("default")
+    if value is None:
+        return ""
+    words = rule.get("words")
+    if words is not None:
+        return words[value] if 0 <= value < len(words) else str(value)
+    return rule["text"].format(value)
 
 
 def summarize(seq, kind, raw, pulled_at):
@@ -69,7 +138,9 @@ def summarize(seq, kind, raw, pulled_at):
         row.update(status="other", error="record kind {} is not known here".format(kind))
         return row
     try:
-        unix, names, record = device_records().open_envelope(kind, raw)
+        # a game played with the turn clock: its envelope's format 2 (the times: ``times``)
+        envelope = device_clock().untimed(raw)[0] if kind == KIND_GAME else raw
+        unix, names, record = device_records().open_envelope(kind, envelope)
         from shared_rules import games
 
         game = games.replay(record)

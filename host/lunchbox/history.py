@@ -1,12 +1,14 @@
-"""`lunchbox history`: the pulled games as a table (date, game, players, winner, score), with
-filters by game, player and board. The filters and the words for a row are shared by
+"""`lunchbox history`: the pulled games as a table (date, game, players, winner, score, and
+each player's time for a game played with the board's turn clock), with filters by game,
+player and board. The filters and the words for a row are shared by
 `export`, `stats` and `replay`."""
 
 import time
 
 from . import db as dbmod
-from .errors import LunchboxError, UsageError
-from .gamerec import GAME_NAMES, variant
+from .errors import LunchboxError
+from .game_names import lookup, name
+from .gamerec import clock_text, match_text, times, variant
 
 PULLED_MARK = "~"  # a date that is the pull's, not the board's
 
@@ -17,8 +19,8 @@ def add_db(parser):
 
 
 def add_filters(parser):
-    parser.add_argument("--game", help="only this game: an id or a name, e.g. 'space lunch', "
-                        "lets_do_lunch, aqua")
+    parser.add_argument("--game", help="only this game: its name in any case or its id, or a "
+                        "part of one, e.g. 'space lunch', 'space battle race', days_score")
     parser.add_argument("--player", help="only games this player played (a name from the "
                         "board's Settings)")
     parser.add_argument("--board", help="only games from this board (its id or the start of it)")
@@ -26,22 +28,8 @@ def add_filters(parser):
 
 
 def game_id(text):
-    """The game id for what a user typed: an id, a name, or an unambiguous part of either."""
-    if text is None:
-        return None
-    want = "".join(c for c in text.lower() if c.isalnum())
-    ids = sorted(GAME_NAMES)
-    keys = {g: ("".join(c for c in g if c.isalnum()),
-                "".join(c for c in GAME_NAMES[g].lower() if c.isalnum())) for g in ids}
-    exact = [g for g in ids if want in keys[g]]
-    if len(exact) == 1:
-        return exact[0]
-    found = [g for g in ids if any(want in k for k in keys[g])]
-    if len(found) == 1:
-        return found[0]
-    raise UsageError("no single game matches {!r}{}".format(
-        text, " (it could be {})".format(", ".join(found)) if found else ""),
-        "use one of: " + ", ".join(ids))
+    """The game id for what a user typed (game_names.lookup); None for no filter."""
+    return None if text is None else lookup(text)
 
 
 def nothing_to_show(db, rows):
@@ -69,9 +57,8 @@ def date_text(row, fmt="%Y-%m-%d %H:%M"):
 
 
 def game_text(row):
-    name = GAME_NAMES.get(row["game_id"], row["game_id"] or "?")
     v = variant(row["game_id"], row["params"])
-    return "{} ({})".format(name, v) if v else name
+    return "{} ({})".format(name(row["game_id"]), v) if v else name(row["game_id"])
 
 
 def winner_text(row):
@@ -86,6 +73,12 @@ def winner_text(row):
 
 def score_text(row):
     return ":".join(str(s) for s in row.get("scores") or [])
+
+
+def time_text(row):
+    """Each seat's time on the turn clock, in the seats' order ("9:58 12:03"); "" without."""
+    t = times(row)
+    return " ".join(clock_text(s) for s, _ in t) if t else ""
 
 
 def table(rows, headers):
@@ -125,11 +118,16 @@ def run(args):
         for r in rows:
             if r["status"] != "ok":
                 out.append((str(r["id"]), "-", "corrupt record {} of board {}".format(
-                    r["seq"], r["board_id"]), "", "", r["error"] or ""))
+                    r["seq"], r["board_id"]), "", "", r["error"] or "", "", ""))
                 continue
             out.append((str(r["id"]), date_text(r), game_text(r), ", ".join(r["players"]),
-                        winner_text(r), score_text(r)))
-        print(table(out, ("ID", "DATE", "GAME", "PLAYERS", "WINNER", "SCORE")))
+                        winner_text(r), score_text(r), time_text(r), match_text(r)))
+        # TIME: each player's time on the turn clock; MATCH: a Let's Do Lunch game's match
+        # score after it, beside the game's own score. Each only when a game has it.
+        headers = ("ID", "DATE", "GAME", "PLAYERS", "WINNER", "SCORE", "TIME", "MATCH")
+        keep = [i for i in range(len(headers)) if i < 6 or any(row[i] for row in out)]
+        print(table([tuple(row[i] for i in keep) for row in out],
+                    tuple(headers[i] for i in keep)))
         if any(r.get("date_source") == "pulled" for r in rows):
             print("{} the board's clock was not set: the date is when the game was pulled"
                   .format(PULLED_MARK))

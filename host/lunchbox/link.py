@@ -45,10 +45,35 @@ def announce_sim_link(path):
         pass  # --sim will then say it cannot find the simulator
 
 
+def read_sim_link():
+    """The path in the sim-link file, or "" when there is none or it holds no path (garbage
+    bytes, a FIFO or a device in its place: never opened, never read past 4 KB)."""
+    import stat
+
+    f = sim_link_file()
+    try:
+        fd = os.open(str(f), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        data = os.read(fd, 4096)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    try:
+        text = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return ""
+    return text if text and "\0" not in text and "\n" not in text else ""
+
+
 def forget_sim_link(path):
     f = sim_link_file()
     try:
-        if f.read_text().strip() == str(path):
+        if read_sim_link() == str(path):
             f.unlink()
     except OSError:
         pass
@@ -204,12 +229,9 @@ def data_ports(port=None, sim=False, list_ports=None):
         return [port]
     if sim:
         f = sim_link_file()
-        try:
-            path = f.read_text().strip()
-        except OSError:
-            path = ""
+        path = read_sim_link()
         if not path or not os.path.exists(path):
-            raise LinkError("no simulator is running (nothing in {})".format(f),
+            raise LinkError("no simulator is running (no path to one in {})".format(f),
                             "start one in another terminal: lunchbox sim")
         return [path]
     from . import ports

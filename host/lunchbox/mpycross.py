@@ -1,73 +1,145 @@
-"""Compile the firmware to CircuitPython .mpy with the user's own mpy-cross
-(`lunchbox sync --mpy-cross PATH`).
+"""Compile the firmware to CircuitPython .mpy (the default of `lunchbox sync`).
 
 Why: the Pico compiles every .py it imports, and compiling needs about 2-3x the source size of
 free heap for a moment (docs/firmware.md, "Memory"). A .mpy is already compiled: it loads with
 little more than what the module keeps. Only CircuitPython's own mpy-cross will do: its .mpy
 files start with 'C' (MicroPython's with 'M', which CircuitPython refuses), and the format
 belongs to one CircuitPython major version, so the compiler must match the board's
-(boot_out.txt, line 1). .py stays the default: it always works.
+(boot_out.txt, line 1).
 
-Nothing is downloaded: the user passes a binary they have (circuitpython.org lists them per
-version and OS). ``--version`` says "CircuitPython 10.0.3 on 2025-...; mpy-cross emitting mpy
-v6.3" (mpy-cross/main.c, CIRCUITPY-CHANGE); MicroPython's says "MicroPython v1.x ...".
+Which compiler (``choose``): ``--mpy-cross PATH`` (any problem with it is an error), else the
+pinned build in the cache, else ``mpy-cross`` on PATH if it is CircuitPython's for the board's
+major version, else the pinned build downloaded (mpycross_get). When none can be had, sync
+ships .py with a warning (``Unavailable``). ``--version`` says "CircuitPython 10.0.3 on
+2025-...; mpy-cross emitting mpy v6.3" (mpy-cross/main.c, CIRCUITPY-CHANGE); MicroPython's
+says "MicroPython v1.x ...".
 """
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from . import mpycross_get
 from .errors import LunchboxError
 
 # CircuitPython runs these by name, as .py only; settings.toml is not Python
 KEEP = ("boot.py", "code.py")
+ON_PATH = "mpy-cross"  # the command looked for on PATH (None: none; the tests' setting)
 TIMEOUT = 60  # seconds for one file (a 20 KB module takes well under one)
 _VERSION = re.compile(r"CircuitPython (\d+)\.(\d+)(?:\.(\d+))?")
 HINT = ("use CircuitPython's own mpy-cross for the board's version (circuitpython.org lists "
-        "one per version and OS), or leave out --mpy-cross: .py always works")
+        "one per version and OS), or leave out --mpy-cross")
+
+
+class Unavailable(LunchboxError):
+    """No CircuitPython mpy-cross for this sync: it ships .py and warns (not an error)."""
 
 
 class MpyCross:
     """A checked mpy-cross: its path and the CircuitPython version it compiles for."""
 
-    def __init__(self, path, version, text):
+    def __init__(self, path, version, text, release=None):
         self.path = path
         self.version = version  # (major, minor)
         self.text = text
+        self.release = release or "{}.{}".format(*version)  # "9.2.2"
 
     def __repr__(self):
         return "MpyCross({!r}, {})".format(self.path, self.text)
 
 
-def find(path, run=subprocess.run):
+def find(path, run=subprocess.run, label=None):
     """Check the binary at ``path``: there, executable, and CircuitPython's. LunchboxError
-    otherwise, saying which and what to do."""
+    otherwise, saying which and what to do. ``label`` names it in messages."""
+    label = label or "--mpy-cross {}".format(path)
     p = Path(path).expanduser()
     if not p.exists():
-        raise LunchboxError("--mpy-cross {}: no such file".format(path), hint=HINT)
+        raise LunchboxError("{}: no such file".format(label), hint=HINT)
     if not p.is_file():
-        raise LunchboxError("--mpy-cross {}: not a file".format(path), hint=HINT)
+        raise LunchboxError("{}: not a file".format(label), hint=HINT)
     if not os.access(p, os.X_OK):
-        raise LunchboxError("--mpy-cross {}: not executable".format(path),
+        raise LunchboxError("{}: not executable".format(label),
                             hint="chmod +x {} (a downloaded binary loses that bit)".format(p))
     try:
         proc = run([str(p), "--version"], capture_output=True, text=True, timeout=TIMEOUT)
     except (OSError, subprocess.SubprocessError) as e:
-        raise LunchboxError("--mpy-cross {}: does not run here ({})".format(path, e),
+        raise LunchboxError("{}: does not run here ({})".format(label, e),
                             hint="the binary must be built for this computer's system: "
                                  + HINT) from None
     text = (proc.stdout or proc.stderr or "").strip().splitlines()
     text = text[0] if text else ""
     if text.startswith("MicroPython"):
-        raise LunchboxError("--mpy-cross {} is MicroPython's ({}): its .mpy files do not load "
-                            "on CircuitPython".format(path, text), hint=HINT)
+        raise LunchboxError("{} is MicroPython's ({}): its .mpy files do not load "
+                            "on CircuitPython".format(label, text), hint=HINT)
     m = _VERSION.search(text)
     if proc.returncode != 0 or not m:
-        raise LunchboxError("--mpy-cross {}: not CircuitPython's mpy-cross (--version said "
-                            "{!r})".format(path, text[:80]), hint=HINT)
-    return MpyCross(str(p), (int(m.group(1)), int(m.group(2))), text)
+        raise LunchboxError("{}: not CircuitPython's mpy-cross (--version said "
+                            "{!r})".format(label, text[:80]), hint=HINT)
+    return MpyCross(str(p), (int(m.group(1)), int(m.group(2))), text,
+                    m.group(0).split(" ", 1)[1])
+
+
+def _pinned_check(run):
+    def check(path, release, label):
+        try:
+            tool = find(path, run, label=label)
+        except LunchboxError as e:
+            raise LunchboxError(str(e), hint=mpycross_get.HINT) from None
+        if tool.release != release:
+            raise LunchboxError("{} says {!r}, not CircuitPython {}".format(
+                label, tool.text[:80], release), hint=mpycross_get.HINT)
+        return tool
+    return check
+
+
+def choose(board_version, path=None, cache=None, table=None, key=None, base=None,
+           run=subprocess.run, **fetch_kw):
+    """(tool, where it came from: one phrase) for compiling to the board's version (see the
+    module docstring for the order). An explicit ``path`` that will not do is a
+    LunchboxError; otherwise no compiler is ``Unavailable``, saying why in one line."""
+    if path:
+        tool = find(path, run)
+        check_version(tool, board_version)
+        return tool, "--mpy-cross {}".format(tool.path)
+    if board_version is None:
+        raise Unavailable("the board's CircuitPython version is unknown (boot_out.txt has no "
+                          "version line), so no mpy-cross can be matched to it",
+                          hint="press the board's reset button once (it writes boot_out.txt), "
+                               "or " + mpycross_get.HINT)
+    major = board_version[0]
+    check = _pinned_check(run)
+    why = []
+    try:
+        tool = mpycross_get.cached(major, check, cache, table, key, base)
+        if tool is not None:
+            return tool, "cached: {}".format(tool.path)
+    except LunchboxError as e:
+        why.append(str(e))
+    found = shutil.which(ON_PATH) if ON_PATH else None
+    if found:
+        try:
+            tool = find(found, run, label="mpy-cross on PATH ({})".format(found))
+            if tool.version[0] == major:
+                return tool, "on PATH: {}".format(tool.path)
+        except LunchboxError:
+            pass  # MicroPython's or something else: not ours to use, and not an error
+    try:
+        tool, url, digest, basis = mpycross_get.fetch(major, check, cache, table, key, base,
+                                                      **fetch_kw)
+    except LunchboxError as e:
+        if str(e) not in why:
+            why.append(str(e))
+        raise Unavailable("; ".join(why), hint=e.hint) from None
+    return tool, "downloaded from {} into {}, SHA-256 {}... {}".format(
+        url, os.path.dirname(tool.path), digest[:16], _BASIS[basis])
+
+
+_BASIS = {"pinned": "(as pinned)",
+          "recorded": "(as recorded at its first download)",
+          "first": "(no published checksum: recorded now, checked on every later use)"}
 
 
 def check_version(tool, board_version):

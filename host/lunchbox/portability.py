@@ -10,6 +10,7 @@ names file, line and rule. A line that is fine despite a finding says so with a 
 
 import ast
 import io
+import os
 import re
 import sys
 import tokenize
@@ -48,7 +49,9 @@ class Finding:
         self.path, self.line, self.rule, self.message = path, line, rule, message
 
     def __str__(self):
-        return "{}:{}: [{}] {}".format(self.path, self.line, self.rule, self.message)
+        # a file name that is not UTF-8 (found in a folder) is shown with \x escapes
+        path = os.fsencode(str(self.path)).decode("utf-8", "backslashreplace")
+        return "{}:{}: [{}] {}".format(path, self.line, self.rule, self.message)
 
 
 def _call_name(node):
@@ -381,8 +384,32 @@ def check_paths(paths):
         else:
             findings.append(Finding(p, 0, "missing", "no such file or folder"))
     for f in files:
-        findings.extend(check_source(f.read_text(encoding="utf-8"), f, is_rules_path(f)))
+        source, why = read_source(f)
+        if why:
+            findings.append(Finding(f, 0, "unreadable", why))
+        else:
+            findings.extend(check_source(source, f, is_rules_path(f)))
     return files, findings
+
+
+def read_source(path):
+    """``(text, None)``, or ``(None, why)`` for what is not a readable UTF-8 regular file. A FIFO
+    or a device is never opened (opening a FIFO waits for a writer, reading a device may never
+    end)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None, "not a regular file (a FIFO, a device or a socket): not read"
+        data = Path(path).read_bytes()
+    except OSError as e:
+        return None, "cannot read: {}".format(e.strerror or e)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        return None, "not UTF-8 (byte {:#04x} on line {}): the board reads source as " \
+                     "UTF-8".format(data[e.start], line)
 
 
 def register(parser):

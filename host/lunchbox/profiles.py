@@ -34,11 +34,20 @@ DRIVERS = {
     },
 }
 
-_TOP_KEYS = {"name", "board", "chip", "display", "buttons", "leds", "bom", "id"}
+_TOP_KEYS = {"name", "board", "chip", "display", "buttons", "leds", "power", "bom", "id"}
 _DISPLAY_KEYS = {"driver", "part", "pack", "width", "height", "rotation", "address", "pins"}
 _BUTTON_KEYS = {"pin", "role", "label"}
 _LED_KEYS = {"rgb", "neopixel", "neopixel_count", "neopixel_optional"}
 _BOM_KEYS = {"part", "qty", "source", "usd", "optional"}
+_POWER_KEYS = {"battery"}
+# [power] battery: what the firmware can read of the supply. "lipo": one LiPo cell on VSYS
+# (e.g. through a LiPo SHIM), read through the board's VSYS/3 divider (board.VOLTAGE_MONITOR,
+# GPIO29) with USB power seen on board.VBUS_SENSE (GPIO24; the wireless chip's CYW2 on a W).
+BATTERIES = ("lipo",)
+# the boards whose CircuitPython board module has both of those pins (circuitpython-stubs'
+# board_definitions; tests/test_power_profiles.py checks it)
+BATTERY_BOARDS = ("raspberry_pi_pico", "raspberry_pi_pico2", "raspberry_pi_pico_w",
+                  "raspberry_pi_pico2_w")
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is about 2 KiB
 MAX_PROFILE_DEPTH = 8  # [[buttons]] and rgb = [...] nest 2 deep
 MAX_NEOPIXELS = 64  # more needs its own power supply and more RAM than the firmware plans for
@@ -156,88 +165,120 @@ def _is_int(v):
 
 
 def validate(profile):
-    """Every problem with ``profile`` (a dict as loaded), as messages; empty when it is fine."""
-    problems = []
+    """Every problem with ``profile`` (a dict as loaded), as messages; empty when it is fine.
+    Each part of the file is checked by its own step, then the pins they use: on the board,
+    used once, forming buses the chip has, not sharing a PWM output."""
     if not isinstance(profile, dict):
         return ["a profile is a TOML table, not {}".format(type(profile).__name__)]
-    problems += _unknown_keys(profile, _TOP_KEYS, "profile")
+    problems = _unknown_keys(profile, _TOP_KEYS, "profile")
+    uses = []  # (pin name, what uses it), in file order
+    board = _board(profile, problems)
+    facts, dpins = _display(profile, uses, problems)
+    _buttons(_section(profile, "buttons", problems), uses, problems)
+    leds = _leds(_section(profile, "leds", problems), uses, problems)
+    _power(_section(profile, "power", problems), board, problems)
+    seen = _pins_used_once(uses, board, problems)
+    if facts:
+        _bus(facts["bus"], dpins, seen, problems)
+    _pwm(dpins, leds, seen, problems)
+    _bom(_section(profile, "bom", problems), problems)
+    return problems
+
+
+_LISTS = ("buttons", "bom")  # [[buttons]] and [[bom]]: lists of tables; the rest are tables
+
+
+def _section(profile, key, problems):
+    """``profile[key]``, or an empty one (and a problem) when it is not what the key holds."""
+    kind = list if key in _LISTS else dict
+    value = profile.get(key, kind())
+    if isinstance(value, kind):
+        return value
+    problems.append("profile: " + ("{0} must be [[{0}]] tables" if kind is list
+                                   else "[{0}] must be a table").format(key))
+    return kind()
+
+
+def _board(profile, problems):
+    """The board's id when it is one pins.BOARDS knows, else None."""
     for key in ("name", "board", "chip"):
         if not isinstance(profile.get(key), str) or not profile.get(key):
             problems.append("profile: {!r} is missing (a string)".format(key))
-    # Only strings are looked up below: a list or table where a name belongs (TOML allows
-    # any value) is reported, never hashed.
+    # Only strings are looked up: a list or table where a name belongs (TOML allows any
+    # value) is reported, never hashed.
     board = profile.get("board") if isinstance(profile.get("board"), str) else None
     chip = profile.get("chip") if isinstance(profile.get("chip"), str) else None
-    if isinstance(board, str) and board and board not in pins.BOARDS:
+    if board and board not in pins.BOARDS:
         problems.append("board {!r} is not supported (known: {})".format(
             board, ", ".join(sorted(pins.BOARDS))))
-        board = None
-    if isinstance(chip, str) and chip and chip not in pins.CHIPS:
+    if chip and chip not in pins.CHIPS:
         problems.append("chip {!r} is not supported (known: {})".format(
             chip, ", ".join(sorted(pins.CHIPS))))
     if board in pins.BOARDS and chip in pins.CHIPS and pins.BOARDS[board]["chip"] != chip:
         problems.append("board {} carries the {}, not the {}".format(
             board, pins.BOARDS[board]["chip"], chip))
-    if board not in pins.BOARDS:
-        board = None
+    return board if board in pins.BOARDS else None
 
-    uses = []  # (pin name, what uses it), in file order
 
-    # --- display
+def _display(profile, uses, problems):
+    """(the driver's DRIVERS entry or None, the [display.pins] table)."""
     display = profile.get("display")
     if not isinstance(display, dict):
         problems.append("profile: [display] is missing")
-        display = {}
-    else:
-        problems += _unknown_keys(display, _DISPLAY_KEYS, "[display]")
+        return None, {}
+    if not display:
+        return None, {}  # an empty [display]: nothing to check in it
+    problems += _unknown_keys(display, _DISPLAY_KEYS, "[display]")
     driver = display.get("driver")
     facts = DRIVERS.get(driver) if isinstance(driver, str) else None
-    if display and facts is None:
+    if facts is None:
         problems.append("[display]: unknown display driver {!r} (known: {})".format(
             driver, ", ".join(sorted(DRIVERS))))
     dpins = display.get("pins", {})
-    if display and not isinstance(dpins, dict):
+    if not isinstance(dpins, dict):
         problems.append("[display.pins] must be a table")
         dpins = {}
     if facts:
-        for key in ("width", "height"):
-            v = display.get(key)
-            limit = facts["max_size"][0 if key == "width" else 1]
-            if v is None:
-                problems.append("[display]: {} is missing (pixels, 8..{} for {})".format(
-                    key, limit, driver))
-            elif not _is_int(v) or not 8 <= v <= limit:
-                problems.append("[display]: {} {!r} is not a sane {} size (8..{})".format(
-                    key, v, driver, limit))
-        if display.get("rotation", 0) not in (0, 90, 180, 270):
-            problems.append("[display]: rotation {!r} must be 0, 90, 180 or 270".format(
-                display.get("rotation")))
-        if facts["bus"] == "i2c":
-            if display.get("address") not in facts["addresses"]:
-                problems.append("[display]: I2C address {!r} is not one an {} answers on ({})"
-                                .format(display.get("address"), driver,
-                                        ", ".join("0x{:02X}".format(a)
-                                                  for a in facts["addresses"])))
-        elif "address" in display:
-            problems.append("[display]: address is only for I2C displays, not {}".format(driver))
-        for role in facts["pins"]:
-            if role not in dpins:
-                problems.append("[display.pins]: {} needs a {} pin".format(driver, role))
-        for role in sorted(dpins):
-            if role not in facts["pins"] + facts["optional_pins"]:
-                problems.append("[display.pins]: {} has no {!r} pin (it uses: {})".format(
-                    driver, role, ", ".join(facts["pins"] + facts["optional_pins"])))
+        _display_for_driver(display, driver, facts, dpins, problems)
     for role in sorted(dpins):
         uses.append((dpins[role], "display " + str(role)))
-    if isinstance(display.get("pack"), (str, int, float)) and not isinstance(
-            display.get("pack"), bool):
+    pack = display.get("pack")
+    if isinstance(pack, (str, int, float)) and not isinstance(pack, bool):
         problems.append("[display]: pack must be true or false")
+    return facts, dpins
 
-    # --- buttons
-    buttons = profile.get("buttons", [])
-    if not isinstance(buttons, list):
-        problems.append("profile: buttons must be [[buttons]] tables")
-        buttons = []
+
+def _display_for_driver(display, driver, facts, dpins, problems):
+    """The size, rotation, address and pins the driver takes."""
+    for key, limit in zip(("width", "height"), facts["max_size"]):
+        v = display.get(key)
+        if v is None:
+            problems.append("[display]: {} is missing (pixels, 8..{} for {})".format(
+                key, limit, driver))
+        elif not _is_int(v) or not 8 <= v <= limit:
+            problems.append("[display]: {} {!r} is not a sane {} size (8..{})".format(
+                key, v, driver, limit))
+    if display.get("rotation", 0) not in (0, 90, 180, 270):
+        problems.append("[display]: rotation {!r} must be 0, 90, 180 or 270".format(
+            display.get("rotation")))
+    if facts["bus"] == "i2c":
+        if display.get("address") not in facts["addresses"]:
+            problems.append("[display]: I2C address {!r} is not one an {} answers on ({})".format(
+                display.get("address"), driver,
+                ", ".join("0x{:02X}".format(a) for a in facts["addresses"])))
+    elif "address" in display:
+        problems.append("[display]: address is only for I2C displays, not {}".format(driver))
+    takes = facts["pins"] + facts["optional_pins"]
+    for role in facts["pins"]:
+        if role not in dpins:
+            problems.append("[display.pins]: {} needs a {} pin".format(driver, role))
+    for role in sorted(dpins):
+        if role not in takes:
+            problems.append("[display.pins]: {} has no {!r} pin (it uses: {})".format(
+                driver, role, ", ".join(takes)))
+
+
+def _buttons(buttons, uses, problems):
     roles_seen = {}
     for i, button in enumerate(buttons):
         where = "button {}".format(i + 1)
@@ -255,8 +296,6 @@ def validate(profile):
         if role not in ROLES:
             problems.append("{} on {}: unknown role {!r} (roles: {})".format(
                 where, button.get("pin"), role, ", ".join(ROLES)))
-        elif not isinstance(role, str):
-            continue  # reported just above (ROLES holds only strings)
         elif role in roles_seen:
             problems.append("role {!r} is on two buttons: {} and {}".format(
                 role, roles_seen[role], button.get("pin")))
@@ -267,11 +306,8 @@ def validate(profile):
             problems.append("no button has the {!r} role (the UI needs prev, next, ok and back)"
                             .format(role))
 
-    # --- LEDs
-    leds = profile.get("leds", {})
-    if not isinstance(leds, dict):
-        problems.append("profile: [leds] must be a table")
-        leds = {}
+
+def _leds(leds, uses, problems):
     problems += _unknown_keys(leds, _LED_KEYS, "[leds]")
     if "rgb" in leds:
         rgb = leds["rgb"]
@@ -293,69 +329,83 @@ def validate(profile):
                 problems.append("[leds]: {} without a neopixel pin".format(key))
     if "neopixel_optional" in leds and not isinstance(leds["neopixel_optional"], bool):
         problems.append("[leds]: neopixel_optional must be true or false")
+    return leds
 
-    # --- pins: real, on the header, used once
+
+def _power(power, board, problems):
+    """What the board can read of its supply."""
+    problems += _unknown_keys(power, _POWER_KEYS, "[power]")
+    if "battery" not in power:
+        return
+    battery = power["battery"]
+    if not isinstance(battery, str) or battery not in BATTERIES:
+        problems.append("[power]: battery {!r} is not one the firmware reads ({})".format(
+            battery, ", ".join(BATTERIES)))
+    elif board is not None and board not in BATTERY_BOARDS:
+        problems.append("[power]: board {} has no VOLTAGE_MONITOR and VBUS_SENSE to read "
+                        "the battery with".format(board))
+
+
+def _pins_used_once(uses, board, problems):
+    """{pin: what uses it} of the pins that are real and on the header; a problem for each
+    that is not, or that something else uses already."""
     seen = {}
     for pin, what in uses:
-        if board is not None:
-            why = pins.check_pin(board, pin)
-            if why:
-                problems.append("{} pin {!r} {}".format(what, pin, why))
-                continue
-        elif pins.gpio_number(pin) is None:
-            problems.append("{} pin {!r} is not a pin name (write GP0 ... GP28)".format(what, pin))
-            continue
-        if pin in seen:
+        why = pins.check_pin(board, pin) if board is not None else (
+            None if pins.gpio_number(pin) is not None
+            else "is not a pin name (write GP0 ... GP28)")
+        if why:
+            problems.append("{} pin {!r} {}".format(what, pin, why))
+        elif pin in seen:
             problems.append("{} is used twice: by {} and by {}".format(pin, seen[pin], what))
         else:
             seen[pin] = what
+    return seen
 
-    # --- buses the chip can really form
-    def used(pin):
-        return isinstance(pin, str) and pin in seen
 
-    def gpio(role):
+# the display signals a bus takes, and the chip's table of which GPIO can be which
+_BUSES = {"spi": ("SPI", ("sck", "mosi", "miso"), pins.spi_function),
+          "i2c": ("I2C", ("sda", "scl"), pins.i2c_function)}
+
+
+def _bus(kind, dpins, seen, problems):
+    """The display's bus pins: each able to be its signal, all on one of the chip's
+    instances of that bus."""
+    bus, roles, function = _BUSES[kind]
+    found = {}  # role: (gpio, instance)
+    for role in roles:
         pin = dpins.get(role)
-        return pins.gpio_number(pin) if used(pin) else None
+        if not (isinstance(pin, str) and pin in seen):
+            continue
+        n = pins.gpio_number(pin)
+        instance, signal = function(n)
+        if signal != role:
+            problems.append("display {} pin GP{} cannot be {} {} (it is {}{} {})".format(
+                role, n, bus, role.upper(), bus, instance, signal.upper()))
+        else:
+            found[role] = (n, instance)
+    if len({inst for _, inst in found.values()}) < 2:
+        return
+    if kind == "spi":
+        problems.append("display SPI pins are on different SPI instances: {}".format(
+            ", ".join("{} GP{} is SPI{}".format(role, n, inst)
+                      for role, (n, inst) in sorted(found.items()))))
+    else:
+        problems.append(
+            "display I2C pins are on different I2C instances: SDA GP{} is I2C{}, "
+            "SCL GP{} is I2C{}".format(found["sda"][0], found["sda"][1],
+                                       found["scl"][0], found["scl"][1]))
 
-    def bus_pins(roles, function, bus):
-        """{role: (gpio, instance)} of the display pins that can be that signal of ``bus``;
-        a problem for each that cannot."""
-        found = {}
-        for role in roles:
-            n = gpio(role)
-            if n is None:
-                continue
-            instance, signal = function(n)
-            if signal != role:
-                problems.append("display {} pin GP{} cannot be {} {} (it is {}{} {})".format(
-                    role, n, bus, role.upper(), bus, instance, signal.upper()))
-            else:
-                found[role] = (n, instance)
-        return found
 
-    if facts and facts["bus"] == "spi":
-        signals = bus_pins(("sck", "mosi", "miso"), pins.spi_function, "SPI")
-        if len({inst for _, inst in signals.values()}) > 1:
-            problems.append("display SPI pins are on different SPI instances: {}".format(
-                ", ".join("{} GP{} is SPI{}".format(role, n, inst)
-                          for role, (n, inst) in sorted(signals.items()))))
-    if facts and facts["bus"] == "i2c":
-        found = bus_pins(("sda", "scl"), pins.i2c_function, "I2C")
-        if len(found) == 2 and found["sda"][1] != found["scl"][1]:
-            problems.append(
-                "display I2C pins are on different I2C instances: SDA GP{} is I2C{}, "
-                "SCL GP{} is I2C{}".format(found["sda"][0], found["sda"][1],
-                                           found["scl"][0], found["scl"][1]))
-
-    # --- PWM: the backlight and the RGB LED are dimmed by PWM; two on one channel clash
-    pwm_users = [(dpins.get("backlight"), "display backlight")]
+def _pwm(dpins, leds, seen, problems):
+    """The backlight and the RGB LED are dimmed by PWM: two on one output clash."""
+    users = [(dpins.get("backlight"), "display backlight")]
     rgb = leds.get("rgb")
     for colour, pin in zip(("red", "green", "blue"), rgb if isinstance(rgb, list) else []):
-        pwm_users.append((pin, "RGB LED " + colour))
+        users.append((pin, "RGB LED " + colour))
     channels = {}
-    for pin, what in pwm_users:
-        if not used(pin):
+    for pin, what in users:
+        if not (isinstance(pin, str) and pin in seen):
             continue
         channel = pins.pwm_channel(pins.gpio_number(pin))
         if channel in channels:
@@ -365,11 +415,9 @@ def validate(profile):
         else:
             channels[channel] = (pin, what)
 
-    # --- bill of materials (documentation)
-    bom = profile.get("bom", [])
-    if not isinstance(bom, list):
-        problems.append("profile: bom must be [[bom]] tables")
-        bom = []
+
+def _bom(bom, problems):
+    """The bill of materials (documentation)."""
     for i, item in enumerate(bom):
         where = "bom item {}".format(i + 1)
         if not isinstance(item, dict):
@@ -384,7 +432,6 @@ def validate(profile):
         usd = item.get("usd")
         if not isinstance(usd, (int, float)) or isinstance(usd, bool) or usd < 0:
             problems.append("{}: usd {!r} must be a price".format(where, usd))
-    return problems
 
 
 def button_roles(profile):
@@ -434,6 +481,9 @@ def render_settings(profile):
     if "neopixel" in leds:
         lines.append(("LUNCHBOX_NEOPIXEL", leds["neopixel"]))
         lines.append(("LUNCHBOX_NEOPIXEL_COUNT", leds["neopixel_count"]))
+    battery = profile.get("power", {}).get("battery")
+    if battery:
+        lines.append(("LUNCHBOX_BATTERY", battery))
     out = []
     for key, value in lines:
         if isinstance(value, str):

@@ -35,7 +35,8 @@ def change(raw, names=None, set_names=(), brightness=None, leds=None):
                 raise ValueError("player {} is not 1..{}".format(player, a.MAX_PLAYERS))
             new_names[player - 1] = name.strip().upper()
         out = a.AppSettings(s.brightness if brightness is None else brightness,
-                            s.leds if leds is None else leds, new_names, s.hints, s.deal)
+                            s.leds if leds is None else leds, new_names, s.hints, s.deal,
+                            s.dim, s.off)
     except ValueError as e:
         raise UsageError(str(e), "names: 1-{} of {!r}; brightness 0-100 in steps of 10".format(
             a.NAME_LEN, a.NAME_CHARS.strip())) from None

@@ -11,19 +11,23 @@ import sys
 
 from . import db as dbmod
 from .errors import LunchboxError
+from .gamerec import match_text
 from .history import add_db, date_text, game_text, score_text, winner_text
 
 
 def view(game):
     """Lines drawing the game's state (a board or grid when the game has one)."""
     lines = []
+    from .game_names import about
+
     eng = getattr(game, "engine", None)
-    board = getattr(eng, "board", None)
-    if game.game_id == "lets_do_lunch" and board is not None and hasattr(board, "to_text"):
-        rows = board.to_text().splitlines()
+    picture = (about(game.game_id) or {}).get("replay")  # the descriptor's: board, grid, none
+    if picture == "board":
+        # the game's own board: its final position once over (the match has dealt anew)
+        rows = game.board().to_text().splitlines()
         lines.append("    3 4 5 6 7 8 9")
         lines += ["  {} {}".format(i + 1, " ".join(r)) for i, r in enumerate(rows)]
-    elif game.game_id == "space_lunch" and isinstance(getattr(eng, "grid", None), list):
+    elif picture == "grid" and isinstance(getattr(eng, "grid", None), list):
         grid = eng.grid
         pick = getattr(eng, "pick", None)
         lines.append("    " + " ".join("{:>3}".format("v" if c == pick else "")
@@ -32,6 +36,9 @@ def view(game):
             lines.append("    " + " ".join("{:>3}".format(grid[r * 3 + c] or ".")
                                            for c in range(3)))
     lines.append("  scores " + " ".join(str(s) for s in game.scores()))
+    if hasattr(game, "match_scores"):  # a game that is one of a match (Let's Do Lunch)
+        lines.append("  match {} (game {})".format(
+            ":".join(str(s) for s in game.match_scores()), game.game_number()))
     return lines
 
 
@@ -67,11 +74,14 @@ class SimScreen:
         from .sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=None, mode="headless")
-        from companion import menu
+        # the game opens over this App, not in a fresh VM (companion/launch.py: an App built
+        # by hand has no relaunch)
+        self.sim.hw.relaunch = None
+        from companion import loader, menu
         from companion.app import App
         from companion.core.store import Store
 
-        self.menu = menu
+        self.loader = loader
         self.app = App(self.sim.hw, Store(self.sim.nvm), menu.start, resume=False)
         self.game_id = game_id
 
@@ -80,7 +90,7 @@ class SimScreen:
         app = self.app
         if len(app.stack) > 1:
             app.home()
-        self.menu.open_game(app, self.game_id, game.to_bytes())
+        self.loader.open_game(app, self.game_id, game.to_bytes())
         app.refresh()
         if shot:
             self.sim.screenshot(shot, 2)
@@ -167,6 +177,8 @@ def run(args, stdin=None, out=None):
     if args.final:
         for line in view(final):
             print(line, file=out)
-    print("end: winner {}, score {}, {} actions".format(winner_text(row), score_text(row),
-                                                         count), file=out)
+    match = match_text(row)
+    print("end: winner {}, score {}{}, {} actions".format(
+        winner_text(row), score_text(row), ", match " + match if match else "", count),
+        file=out)
     return 0

@@ -51,6 +51,11 @@ def register(parser):
                         help="open the data channel pty in headless mode too")
     parser.add_argument("--readme-shots", metavar="DIR",
                         help="write the README screenshots (menu, Aqua Brunch; both displays)")
+    from .sim_hw import battery_arg
+
+    parser.add_argument("--battery", type=battery_arg, metavar="PERCENT",
+                        help="run on a battery at this charge, 0..100 (default: USB power); "
+                        "for profiles that read their supply")
 
 
 class SimInterrupted(BaseException):  # a signal, not an error
@@ -157,6 +162,12 @@ def _scale(text):
     return int(text)
 
 
+def _relaunch(target):
+    from companion.launch import Relaunch
+
+    raise Relaunch(target)
+
+
 def run(args):
     if args.readme_shots:
         for path in readme_shots(args.readme_shots):
@@ -168,6 +179,9 @@ def run(args):
                             "add --headless --keys \"...\"")
     # Everything the run will write is checked before it starts.
     timeline = compile_script(args.keys)
+    from .sim_hw import make_supply
+
+    make_supply(args.profile, args.battery)  # a --battery the profile cannot read: refused
     if args.screenshot:
         check_output_path(args.screenshot, "--screenshot")
     for path in shot_paths(timeline):
@@ -182,7 +196,7 @@ def run(args):
         os.remove(nvm)
     try:
         sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale,
-                        link=args.link or mode != "headless")
+                        link=args.link or mode != "headless", battery=args.battery)
     except OSError as e:  # the checks above passed, but the save file still cannot be made
         raise LunchboxError("cannot keep the simulator's saves in {}: {}".format(
             nvm, e.strerror or e), "pass --nvm PATH, a file in a folder you can write") from None
@@ -192,7 +206,8 @@ def run(args):
         # a display was advertised but no window opens (e.g. a stale DISPLAY over SSH)
         print("lunchbox sim: {}; using the terminal".format(e), file=sys.stderr)
         mode = "terminal"
-        sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale, link=True)
+        sim = Simulator(args.profile, nvm_path=nvm, mode=mode, scale=args.scale, link=True,
+                        battery=args.battery)
     # SDL installs its own SIGINT/SIGTERM handlers (they only queue a quit event, which a
     # headless run never reads): put Python's back, so both stop every mode.
     previous = install_stop_handlers(sim)
@@ -323,7 +338,7 @@ class Simulator:
     or "terminal" (real time, keyboard)."""
 
     def __init__(self, profile=DEFAULT_PROFILE, nvm_path=None, mode="headless", scale=0,
-                 link=False, store_factory=None):
+                 link=False, store_factory=None, battery=None):
         setup_environment(mode)
         self.mode = mode
         self.store_factory = store_factory  # tests: a stand-in for companion.core.store.Store
@@ -336,6 +351,7 @@ class Simulator:
         from . import sim_hw
 
         self.sim_hw = sim_hw
+        self.supply = sim_hw.make_supply(profile, battery)  # --battery; None: cannot read it
         displayio.release_displays()
         w, h = self.cfg["width"], self.cfg["height"]
         if not scale:
@@ -366,7 +382,7 @@ class Simulator:
         self.watchdog = sim_hw.SimWatchdog(self.clock)
         self.hw = Hardware(self.display, self.buttons, self.clock, self.nvm, self.cfg,
                            pixels=self.pixels, link=self.link, watchdog=self.watchdog,
-                           idle=self._idle)
+                           idle=self._idle, supply=self.supply)
         from .link import sim_uid
 
         self.hw.uid = sim_uid(nvm_path)  # the board id lunchbox pull sees (cpu.uid on a Pico)
@@ -390,9 +406,13 @@ class Simulator:
             self.starts += 1
             try:
                 store = self.store_factory(self.nvm) if self.store_factory else None
+                # each game in a fresh App, as the board gives each a fresh VM (launch.py);
+                # code that drives an App by hand keeps the one-VM path
+                self.hw.relaunch = _relaunch
                 main.run(self.hw, store)
             except self.sim_hw.PowerCycle:
                 self.buttons.pending = []
+                self.hw.launched = None  # sleep memory does not live through a power cut
                 continue
             except self.sim_hw.SimStop:
                 return
@@ -552,41 +572,70 @@ class Simulator:
             self.link = None
 
 
-# README screenshots: (file stem, key script)
+# README screenshots. A game's are in its descriptor (about.json "shots": [[stem, keys], ...],
+# docs/adding-a-game.md); these are the ones whose descriptors do not hold them yet:
+# (file stem, the game whose menu row is opened first or None for the menu itself, keys)
 SHOTS = (
-    ("menu", "wait:3000"),  # after the first-boot message has gone
+    ("menu", None, ""),  # after the first-boot message has gone
+    # First player (the menu's row before Settings): four players, the pick settled on a seat
+    ("first-player", None, "next*5 ok next*2 ok wait:4000"),
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
-    ("aqua-brunch",
-     "next next ok next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok back"),
+    ("aqua-brunch", "aqua_brunch", "next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok "
+                                   "back"),
     # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested card):
     # the first turn, the threat warning 45 OKs in, the end 59 OKs in
-    ("space-lunch-turn", "wait:3000 ok ok ok*9"),
-    ("space-lunch-threat", "wait:3000 ok ok ok*45"),
-    ("space-lunch-end", "wait:3000 ok ok ok*59"),
+    ("space-lunch-turn", "space_lunch", "ok ok*9"),
+    ("space-lunch-threat", "space_lunch", "ok ok*45"),
+    ("space-lunch-end", "space_lunch", "ok ok*59"),
     # Aqua Brunch scoreboard, 3 players: the rulebook's Andrey (walrus, shark 5/3/5, baby orca,
     # aqua -2 and 0: 7) against 24 and 17; the round's result
-    ("aqua-score", "wait:3000 next next ok ok prev ok ok next ok prev*2 ok prev*2 ok*2 next*2 "
-                   "ok next*2 ok*2 prev*4 ok prev*4 ok prev*2 ok next*4 ok*4 prev*2 ok*2 prev ok "
-                   "next ok"),
+    ("aqua-score", "aqua_brunch", "ok prev ok ok next ok prev*2 ok prev*2 ok*2 next*2 ok next*2 "
+                                  "ok*2 prev*4 ok prev*4 ok prev*2 ok next*4 ok*4 prev*2 ok*2 "
+                                  "prev ok next ok"),
     # Space Battle race, 3 players: 5, no serve, 7; 8, no serve, 4: P1's turn with 13 points
-    ("space-battle", "wait:3000 next*3 ok ok next ok next*2 ok next*5 ok*2 next*2 ok next*7 ok "
-                     "next*2 ok next*8 ok*2 next*2 ok next*4 ok"),
+    # (a serve's points are rows of the race list: Scored 5 is one step on, Scored 4 one back)
+    ("space-battle", "space_battle", "ok next ok next ok ok next*3 ok next*4 ok ok prev ok"),
     # Space Days scoring: P1's Monday to Wednesday (Solar Probe, Space Elevator, Hospital Ship)
-    ("space-days", "wait:3000 next*4 ok ok next*4 ok next*4 ok next*6 ok"),
+    ("space-days", "space_days", "ok next*4 ok next*4 ok next*6 ok"),
     # Let's Do Lunch against Hard, the device's dice (seeded by the simulator's clock), OK on
     # everything: P1's turn with column 7 lit, Hard eating two, Hard winning game 3
-    ("lets-do-lunch-turn", "wait:3000 next ok ok " + "ok wait:1500 " * 26 + "wait:2000"),
-    ("lets-do-lunch-capture", "wait:3000 next ok ok " + "ok wait:1500 " * 27 + "wait:2000"),
-    ("lets-do-lunch-score", "wait:3000 next ok ok " + "ok wait:1500 " * 82 + "wait:2000"),
+    ("lets-do-lunch-turn", "lets_do_lunch", "ok " + "ok wait:1500 " * 26 + "wait:2000"),
+    ("lets-do-lunch-capture", "lets_do_lunch", "ok " + "ok wait:1500 " * 27 + "wait:2000"),
+    ("lets-do-lunch-score", "lets_do_lunch", "ok " + "ok wait:1500 " * 82 + "wait:2000"),
 )
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
+BOOTED = "wait:3000 "  # the first-boot message has gone
+
+
+def shot_scripts():
+    """``(file stem, key script from power-on)`` of every README screenshot: SHOTS, then each
+    menu game's descriptor's "shots", each game's script opening its menu row first (found
+    by the menu's order, core/catalog.py), so a game added or moved needs no script changed."""
+    from .game_names import firmware_path
+
+    firmware_path()
+    from companion.core.catalog import about, menu_games
+
+    rows = [g[0] for g in menu_games()]
+    shots = list(SHOTS)
+    for game_id in rows:
+        shots += [(stem, game_id, keys) for stem, keys in about(game_id).get("shots") or ()]
+    out = []
+    for stem, game_id, keys in shots:
+        if game_id is None:
+            out.append((stem, (BOOTED + keys).strip()))
+            continue
+        row = rows.index(game_id)
+        opening = "next*{} ok ".format(row) if row else "ok "
+        out.append((stem, BOOTED + opening + keys))
+    return out
 
 
 def readme_shots(directory):
     """Write docs/img-style screenshots for both displays; returns the paths."""
     paths = []
     for profile, tag, zoom in SHOT_PROFILES:
-        for stem, script in SHOTS:
+        for stem, script in shot_scripts():
             sim = Simulator(profile, nvm_path=None, mode="headless")
             try:
                 sim.run_script(script)

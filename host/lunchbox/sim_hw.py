@@ -1,6 +1,7 @@
 """The simulator's hardware: a pygame-backed display, buttons fed from the keyboard or a script,
-a file standing in for nvm, a NeoPixel stand-in, a clock, and a pseudo-terminal as the USB data
-channel. Everything here is what ``companion.hwpico`` builds from real parts on the Pico."""
+a file standing in for nvm, a NeoPixel stand-in, a clock, a battery whose charge you set, and a
+pseudo-terminal as the USB data channel. Everything here is what ``companion.hwpico`` builds
+from real parts on the Pico."""
 
 import os
 import time
@@ -8,6 +9,7 @@ import time
 TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps at 2**29
 NVM_SIZE = 4096  # microcontroller.nvm on RP2040/RP2350: one flash sector
 MAX_WATCHDOG_S = 8  # the largest watchdog timeout CircuitPython takes on RP2040/RP2350
+DIM_SHADE = 70  # of 255: how much of each colour a dimmed screen keeps in the window and shots
 
 
 class SimStop(BaseException):  # not an error: the end of a simulator run
@@ -58,16 +60,24 @@ class SimWatchdog:
 
 
 def make_display_class():
-    """Define the pygame display subclass lazily (importing pygame/displayio is slow)."""
+    """Define the pygame display subclass lazily (importing pygame/displayio is slow). The
+    desktop displayio is made as strict as the board's first (sim_strict): every simulated
+    display, the ``lunchbox sim`` one and the tests', raises where a Pico would."""
     import pygame
     from blinka_displayio_pygamedisplay import PyGameDisplay
     from busdisplay import BusDisplay
     from displayio._area import Area
 
+    from . import sim_strict
+
+    sim_strict.install()
+
     class SimDisplay(PyGameDisplay):
         """A PyGameDisplay that draws into an offscreen surface of the real size (for
         screenshots and the terminal) and, with a window, shows it scaled up, with the
-        NeoPixel strip drawn under it."""
+        NeoPixel strip drawn under it. displayio draws into ``frame``; ``surface`` is what
+        the panel shows: the frame, darker while the app has dimmed the screen, black while
+        it is off (``show_power``: a real panel does this with its backlight)."""
 
         def __init__(self, width, height, scale=1, window=False, strip=0, lazy=False,
                      brightness_adjustable=True, **kwargs):
@@ -81,6 +91,8 @@ def make_display_class():
             self._strip = strip
             self.window = None
             self.surface = None
+            self.frame = None
+            self.power = 0  # companion.core.power: AWAKE, DIM, OFF
             self.refresh_count = 0
             self.pixel_colors = []
             super().__init__(width=width, height=height, caption="Lunchbox simulator", **kwargs)
@@ -109,7 +121,8 @@ def make_display_class():
                 self.window = pygame.display.set_mode((w * self._scale, h * self._scale + extra))
                 pygame.display.set_caption(self._caption)
             self.surface = pygame.Surface((w, h))
-            self._pygame_screen = self.surface
+            self.frame = pygame.Surface((w, h))
+            self._pygame_screen = self.frame
 
         def _refresh_display(self):
             self.refresh_count += 1
@@ -117,9 +130,29 @@ def make_display_class():
                 self._stale = True
                 return
             BusDisplay._refresh_display(self)
+            self._compose()
             self._last_refresh = time.monotonic()
             self._refresh_pending = False
             self.present()
+
+        def show_power(self, state):
+            """The app dimmed the screen (1), turned it off (2) or woke it (0)."""
+            if state == self.power:
+                return
+            self.power = state
+            self.refresh_count += 1  # the terminal draws again
+            if self._lazy:
+                self._stale = True
+            else:
+                self._compose()
+                self.present()
+
+        def _compose(self):
+            self.surface.blit(self.frame, (0, 0))
+            if self.power == 1:
+                self.surface.fill((DIM_SHADE,) * 3, special_flags=pygame.BLEND_MULT)
+            elif self.power == 2:
+                self.surface.fill((0, 0, 0))
 
         def present(self):
             if self.window is None:
@@ -142,6 +175,7 @@ def make_display_class():
                 self._stale = False
                 self._core.full_refresh = True
                 BusDisplay._refresh_display(self)
+                self._compose()
 
         def _get_refresh_areas(self):
             # Only what changed, as one rectangle (PyGameDisplay redraws the whole screen, and
@@ -157,6 +191,8 @@ def make_display_class():
             return areas
 
         def _release(self):
+            sim_strict.release(self)
+            self._core.release_display_core()  # as BusDisplay._release does
             pygame.display.quit()
 
         def _background(self):
@@ -169,6 +205,29 @@ def brightness_adjustable(cfg):
     """Whether the device's display could dim: adafruit_st7789 sends no brightness command, so
     an ST7789 needs its backlight pin; adafruit_displayio_ssd1306 dims by command (0x81)."""
     return cfg["display"] != "st7789" or "backlight" in cfg["display_pins"]
+
+
+class SimSupply:
+    """``hw.supply`` with a charge you set (``lunchbox sim --battery 15``): ``percent`` is
+    0..100 on the battery, None on USB power."""
+
+    def __init__(self, percent=None):
+        self.percent = percent
+        self.reads = 0
+
+    def level(self):
+        self.reads += 1
+        return self.percent
+
+
+def battery_level(text):
+    """A --battery value: "15" or "15%" is 15 percent on the battery; "usb" is USB power."""
+    word = str(text).strip().lower().rstrip("%")
+    if word == "usb":
+        return None
+    if not word.isdigit() or not 0 <= int(word) <= 100:
+        raise ValueError("{!r} is not a charge from 0 to 100 (or usb)".format(text))
+    return int(word)
 
 
 class ScriptButtons:
@@ -365,3 +424,30 @@ class PtyLink:
                 os.close(fd)
             except OSError:
                 pass
+
+
+def battery_arg(text):
+    """argparse's type for --battery."""
+    import argparse
+
+    try:
+        return battery_level(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def make_supply(profile, percent):
+    """The simulated ``hw.supply`` for ``profile`` (an id or a path): a SimSupply on USB power
+    (``percent`` None) or at ``percent``, where the profile's build reads its battery; None
+    where it cannot, and a --battery for such a profile is refused."""
+    from . import profiles
+    from .errors import LunchboxError
+
+    power = profiles.load_profile(profile).get("power", {})
+    if not power.get("battery"):
+        if percent is None:
+            return None
+        raise LunchboxError(
+            "profile {} cannot read a battery (it has no [power] table)".format(profile),
+            hint="drop --battery, or use a profile with `battery = \"lipo\"` under [power]")
+    return SimSupply(percent)

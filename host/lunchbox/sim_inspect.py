@@ -48,10 +48,6 @@ def texts(root):
     return out
 
 
-def text_boxes(root):
-    return [(t, box) for kind, t, box in walk(root) if kind == "text"]
-
-
 def layout_problems(root, width, height):
     """Texts that stick out of the screen or overlap another text, as messages.
 

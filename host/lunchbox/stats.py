@@ -3,19 +3,26 @@
 - Space Lunch solo: the win rate at each difficulty, with a 95% Wilson interval (honest for
   few games and for rates near 0 or 1, where the plain +-1.96 sd interval is not).
 - Let's Do Lunch: every roll of every pulled game against fair dice (the same chi-square and
-  words the board shows, shared_rules/lets_do_lunch_fair.py).
-- Scores per player over time, per game.
+  words the board shows, shared_rules/lets_do_lunch/fair.py).
+- Scores per player, per game.
+- Time per player, per game, for the games played with the board's turn clock: the games
+  timed, the time in all, a game's mean and a turn's mean (the seats the board plays left out).
 
-``--plot DIR`` writes the same as PNG pictures (matplotlib, no display needed).
+``--plot DIR`` writes PNG charts (charts.py: win rates, Space Lunch by difficulty, the rolls,
+Let's Do Lunch margins, scores over time; matplotlib, no display needed).
 """
 
+import io
 import math
 import os
 import time
 
+from . import charts, outfile
 from . import db as dbmod
+from .bgstats import is_device_seat
 from .errors import LunchboxError
-from .gamerec import GAME_NAMES, SOLO_OPPONENT, SPACE_LUNCH_MODES
+from .game_names import name as game_name
+from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times
 from .history import add_filters, nothing_to_show, select, table
 
 Z95 = 1.959964
@@ -72,9 +79,27 @@ def scores_over_time(rows):
     return out
 
 
+def time_per_player(rows):
+    """``{game_id: {player: [games, seconds, turns]}}`` over the games with clock times."""
+    out = {}
+    for r in rows:
+        t = times(r)
+        if not t:
+            continue
+        per = out.setdefault(r["game_id"], {})
+        for seat, name in enumerate(r["players"]):
+            if seat >= len(t) or is_device_seat(name):
+                continue
+            got = per.setdefault(name, [0, 0, 0])
+            got[0] += 1
+            got[1] += t[seat][0]
+            got[2] += t[seat][1]
+    return out
+
+
 def report(rows):
     """The text of `lunchbox stats`."""
-    from shared_rules import lets_do_lunch_fair as fair
+    from shared_rules.lets_do_lunch import fair
 
     parts = ["{} game{}".format(len(rows), "" if len(rows) == 1 else "s")]
     sl = space_lunch_solo(rows)
@@ -93,7 +118,7 @@ def report(rows):
         word, sentence = fair.verdict(counts)
         parts.append("{} {}".format(fair.chi_text(counts), sentence))
     for gid, per in sorted(scores_over_time(rows).items()):
-        parts.append("\n{}: scores per player".format(GAME_NAMES.get(gid, gid)))
+        parts.append("\n{}: scores per player".format(game_name(gid)))
         body = []
         for name, pts in sorted(per.items()):
             s = [p[1] for p in pts]
@@ -102,65 +127,51 @@ def report(rows):
                          str(min(s)), str(max(s)),
                          time.strftime("%Y-%m-%d", time.localtime(pts[-1][0]))))
         parts.append(table(body, ("PLAYER", "GAMES", "WINS", "MEAN", "MIN", "MAX", "LAST")))
+    for gid, per in sorted(time_per_player(rows).items()):
+        parts.append("\n{}: time per player (turn clock)".format(game_name(gid)))
+        body = []
+        for name, (n, sec, turns) in sorted(per.items()):
+            body.append((name, str(n), clock_text(sec), clock_text((sec + n // 2) // n),
+                         str(turns), "{} s".format((sec + turns // 2) // turns) if turns
+                         else "-"))
+        parts.append(table(body, ("PLAYER", "GAMES", "TIME", "PER GAME", "TURNS",
+                                  "PER TURN")))
     return "\n".join(parts)
 
 
 def plots(rows, directory):
-    """Write the PNGs; returns their paths."""
-    import matplotlib
+    """Write the PNGs (charts.py); returns their paths."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise LunchboxError("cannot make the folder {} for the plots: {}".format(
+            directory, e.strerror or e), "give a folder you can write") from None
+    # (name, PNG bytes): all drawn before any is written
+    pngs = [(c["file"], png(charts.figure(c))) for c in chart_list(rows)]
+    return _write_all(directory, pngs)
 
-    matplotlib.use("Agg")  # files only: no display
-    import matplotlib.pyplot as plt
 
-    from shared_rules import lets_do_lunch_fair as fair
+def chart_list(rows):
+    """What each PNG of ``plots`` shows (charts.charts)."""
+    return charts.charts(rows, solo=space_lunch_solo(rows), rolls=ldl_rolls(rows))
 
-    os.makedirs(directory, exist_ok=True)
-    paths = []
-    sl = space_lunch_solo(rows)
-    if sl:
-        fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
-        x = range(len(sl))
-        rates = [w / n for _, n, w, _, _ in sl]
-        err = [[r - lo for r, (_, _, _, lo, _) in zip(rates, sl)],
-               [hi - r for r, (_, _, _, _, hi) in zip(rates, sl)]]
-        ax.bar(x, rates, color="#4a90d9", yerr=err, capsize=6)
-        ax.set_xticks(list(x), ["{}\n{} games".format(name, n) for name, n, _, _, _ in sl])
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate")
-        ax.set_title("Space Lunch solo against the Automa (95% interval)")
-        paths.append(_save(fig, directory, "space-lunch-win-rate.png"))
-    counts = ldl_rolls(rows)
-    if sum(counts):
-        fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
-        r = fair.rows(counts)
-        ax.bar([s for s, _, _, _ in r], [n for _, n, _, _ in r], color="#d98c4a", label="rolled")
-        ax.plot([s for s, _, _, _ in r], [e / 10 for _, _, e, _ in r], "k_", markersize=28,
-                markeredgewidth=2, label="fair dice")
-        ax.set_xlabel("sum of the three dice")
-        ax.set_ylabel("rolls")
-        ax.set_title("Let's Do Lunch: {} rolls; {}".format(sum(counts), fair.verdict(counts)[0]))
-        ax.legend()
-        paths.append(_save(fig, directory, "lets-do-lunch-rolls.png"))
-    for gid, per in sorted(scores_over_time(rows).items()):
-        fig, ax = plt.subplots(figsize=(6, 3.6), dpi=100)
-        for name, pts in sorted(per.items()):
-            ax.plot(range(1, len(pts) + 1), [p[1] for p in pts], marker="o", label=name)
-        ax.set_xlabel("game (oldest first)")
-        ax.set_ylabel("score")
-        ax.set_title("{}: scores per player".format(GAME_NAMES.get(gid, gid)))
-        ax.legend(fontsize="small")
-        paths.append(_save(fig, directory, "scores-{}.png".format(gid.replace("_", "-"))))
+
+def _write_all(directory, pngs):
+    """Check every target first (a link, FIFO or folder among them: nothing written), then
+    write each (never through a link, never onto a FIFO; outfile.py)."""
+    paths = [os.path.join(directory, name) for name, _ in pngs]
+    for path in paths:
+        outfile.check_target(path, "--plot")
+    for path, (_, data) in zip(paths, pngs):
+        outfile.write(path, data, what="--plot")
     return paths
 
 
-def _save(fig, directory, name):
-    import matplotlib.pyplot as plt
-
-    path = os.path.join(directory, name)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+def png(fig):
+    """The figure's PNG bytes (no software tag: the same data draws the same file)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
 
 
 def register(parser):

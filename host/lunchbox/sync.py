@@ -114,27 +114,33 @@ def not_a_file(path, mode):
              "again")
 
 
-def read_file(path, limit=MAX_DRIVE_FILE):
-    """The bytes of a regular file (None when it does not exist), read without following a
-    link or blocking on a FIFO; LunchboxError for anything else or one over ``limit``."""
+def _attempt(call, path, *args, fine=()):
+    """``call(path, *args)``; None when it fails with one of ``fine`` (the path is not there,
+    or is already), the drive's own words (_os_error) for any other OSError."""
     try:
-        st = os.lstat(path)
-    except FileNotFoundError:
+        return call(path, *args)
+    except fine:
         return None
     except OSError as e:
         raise _os_error(e, path) from None
+
+
+def read_file(path, limit=MAX_DRIVE_FILE):
+    """The bytes of a regular file (None when it does not exist), read without following a
+    link or blocking on a FIFO; LunchboxError for anything else or one over ``limit``."""
+    st = _attempt(os.lstat, path, fine=FileNotFoundError)
+    if st is None:
+        return None
     if not stat.S_ISREG(st.st_mode):
         raise not_a_file(path, st.st_mode)
     if st.st_size > limit:
         raise LunchboxError("{} is {} KiB, more than the {} KiB sync reads".format(
             path, st.st_size // 1024, limit // 1024),
             hint="this is not a file sync wrote: move it off the drive")
-    try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _BINARY | _CLOEXEC)
-    except FileNotFoundError:
+    fd = _attempt(os.open, path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _BINARY | _CLOEXEC,
+                  fine=FileNotFoundError)
+    if fd is None:
         return None
-    except OSError as e:
-        raise _os_error(e, path) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between lstat and open
             raise not_a_file(path, os.fstat(fd).st_mode)
@@ -264,6 +270,7 @@ class Plan:
         self.libs_recorded = False  # no file changed, but the manifest's library versions did
         self.backups = []  # rel: files to replace that the user changed: copied to the host
         self.backup_dir = None  # where those copies went (set by apply)
+        self.shadowed = []  # rel: a .py (not sync's, or changed) removed beside its .mpy
 
     @property
     def changes(self):
@@ -290,14 +297,8 @@ def _inside(drive, rel):
 
 
 def _lstat(path):
-    try:
-        return os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:  # a file where a folder of the path should be
-        return None
-    except OSError as e:
-        raise _os_error(e, path) from None
+    # NotADirectoryError: a file where a folder of the path should be
+    return _attempt(os.lstat, path, fine=(FileNotFoundError, NotADirectoryError))
 
 
 def plan(drive, files, manifest):
@@ -351,7 +352,30 @@ def plan(drive, files, manifest):
                 p.old_sizes[rel] = st.st_size
             else:
                 p.kept.append(rel)
+    _unshadow(drive, files, p)
     return p
+
+
+def _unshadow(drive, files, p):
+    """CircuitPython imports X.py before X.mpy (py/builtinimport.c, stat_file_py_or_mpy), so
+    a .py left beside a shipped .mpy would run instead of it: it is removed, and kept first
+    on the host (a backup) unless sync wrote it and it is unchanged."""
+    shipped = {rel.lower() for rel in files}
+    for rel in sorted(files):
+        if not rel.endswith(".mpy"):
+            continue
+        stale = rel[:-4] + ".py"
+        if stale.lower() in shipped or stale in p.removes:
+            continue
+        st = _lstat(_inside(drive, stale))
+        if st is None or not stat.S_ISREG(st.st_mode):
+            continue  # a folder or link there is not a module file sync could remove
+        if stale in p.kept:
+            p.kept.remove(stale)
+        p.backups.append(stale)
+        p.removes.append(stale)
+        p.shadowed.append(stale)
+        p.old_sizes[stale] = st.st_size
 
 
 def _round(n, block):
@@ -464,12 +488,7 @@ class Target:
             st = _lstat(here)
             if st is None:
                 self.check(rel)
-                try:
-                    os.mkdir(here)
-                except FileExistsError:
-                    pass
-                except OSError as e:
-                    raise _os_error(e, here) from None
+                _attempt(os.mkdir, here, fine=FileExistsError)
                 st = _lstat(here)
                 if st is None:
                     raise LunchboxError("cannot make the folder {}".format(here))
@@ -536,12 +555,7 @@ class Target:
             raise not_a_file(path, st.st_mode)
         self._hook("remove", path)
         self.check(rel)
-        try:
-            os.remove(path)
-        except FileNotFoundError:
-            pass
-        except OSError as e:
-            raise _os_error(e, path) from None
+        _attempt(os.remove, path, fine=FileNotFoundError)
         self.done.append(rel)
 
     def clean_temporaries(self, rels):
@@ -643,7 +657,7 @@ def apply(drive, files, p, manifest, meta=None, progress=None, hook=None):
     # Everything this sync may leave half-done. Earlier pending entries need no carrying
     # over: each is shipped (compared by content), being removed now, or gone from the drive.
     journal = {rel: final[rel] for rel, _, _ in p.writes}
-    journal.update({rel: old[rel].get("sha256") for rel in p.removes})
+    journal.update({rel: (old.get(rel) or {}).get("sha256") for rel in p.removes})
     jdoc = {"format": FORMAT, "pending": journal}
     if (meta or {}).get("profile"):
         # so the next sync (and doctor) know the profile even if settings.toml was not

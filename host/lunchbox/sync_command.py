@@ -16,9 +16,14 @@ def register(parser):
                              "the drive); one of: " + ", ".join(profiles.list_profiles()))
     parser.add_argument("--dry-run", action="store_true",
                         help="list what would be written, replaced and removed; write nothing")
-    parser.add_argument("--mpy-cross", metavar="PATH",
-                        help="compile the firmware and libraries to .mpy with this CircuitPython "
-                             "mpy-cross (its major version must be the board's); default: .py")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--mpy-cross", metavar="PATH",
+                     help="compile to .mpy with this CircuitPython mpy-cross (its major version "
+                          "must be the board's); default: the pinned one, cached or downloaded, "
+                          "or mpy-cross on PATH (docs/host-tool.md)")
+    how.add_argument("--py", "--no-mpy", dest="py", action="store_true",
+                     help="ship .py files, not .mpy (the board then compiles each module as it "
+                          "imports it, which needs more free heap)")
     parser.add_argument("--watch", action="store_true",
                         help="stay running and resync on every change in the checkout")
 
@@ -155,9 +160,42 @@ def board_warnings(profile, boot):
     return warnings
 
 
-def prepare(drive, profile_name=None, root=fileset.REPO_ROOT, mpy_cross=None):
-    """Everything sync needs: (boot, profile, files, meta, warnings). With ``mpy_cross`` (a
-    path) every module but boot.py and code.py ships compiled to .mpy."""
+def compile_step(files, boot, mpy_cross=None, py=False, progress=None, **choose_kw):
+    """(files, line, warning, manifest keys): every module but boot.py and code.py compiled to
+    .mpy (mpycross.choose finds the compiler), or the .py files as they are with ``py`` or
+    when no compiler can be had or one fails on a file (then ``warning`` says why). ``line``
+    says in one line what was done; the manifest keys (with .mpy) are the compiler's
+    --version line and {X.mpy: digest of X.py}. An explicit ``mpy_cross`` that will not do
+    is an error."""
+    if py:
+        return files, "modules ship as .py (--py)", None, {}
+    fix = mpycross.mpycross_get.HINT
+    try:
+        tool, how = mpycross.choose(boot.version, mpy_cross, progress=progress, **choose_kw)
+    except mpycross.Unavailable as e:
+        return files, "modules ship as .py", _fallback(str(e), e.hint or fix), {}
+    try:
+        out = mpycross.compile_files(tool, files)
+    except LunchboxError as e:  # the compiler crashed or refused a file: whole .py, not half
+        return files, "modules ship as .py", _fallback(str(e), fix), {}
+    # what each .mpy was compiled from, so that doctor can compare the checkout's sources
+    sources = {rel[:-3] + ".mpy": sync.digest(files[rel]) for rel in files
+               if rel[:-3] + ".mpy" in out and rel not in out}
+    line = "compiled {} modules to .mpy with CircuitPython {}'s mpy-cross ({})".format(
+        len(sources), tool.release, how)
+    return out, line, None, {"mpy_cross": tool.text, "mpy_sources": sources}
+
+
+def _fallback(why, fix):
+    return ("shipping .py, not .mpy: {} (the board then compiles each module as it imports "
+            "it, which needs more free heap; fix: {})".format(why, fix))
+
+
+def prepare(drive, profile_name=None, root=fileset.REPO_ROOT, mpy_cross=None, py=False,
+            progress=None):
+    """Everything sync needs: (boot, profile, files, meta, warnings, line). Every module but
+    boot.py and code.py ships compiled to .mpy unless ``py`` (see compile_step); ``line``
+    says how the modules ship."""
     boot = drives.read_boot_out(drive)
     drives.check_supported(boot)
     sync.read_manifest(drive.path)  # an untrusted manifest stops here, before the file set
@@ -167,17 +205,18 @@ def prepare(drive, profile_name=None, root=fileset.REPO_ROOT, mpy_cross=None):
     settings = fileset.merge_settings(existing or b"", rendered)
     files = fileset.build(profile, settings, root=root)
     libs = fileset.library_versions(files) or None  # read from the .py sources
-    if mpy_cross:
-        tool = mpycross.find(mpy_cross)
-        mpycross.check_version(tool, boot.version)
-        files = mpycross.compile_files(tool, files)  # the manifest then drops the old .py
-    meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
-            "tool": "lunchbox " + __version__, "libs": libs}
     warnings = board_warnings(profile, boot)
     problem = fileset.settings_problem(existing or b"")
     if problem:
         warnings.append(problem)
-    return boot, profile, files, meta, warnings
+    # the manifest then drops the .py files shipped before (sync.plan: a .py beside a .mpy)
+    files, line, fallback, compiled = compile_step(files, boot, mpy_cross, py, progress)
+    if fallback:
+        warnings.append(fallback)
+    meta = {"firmware_version": fileset.firmware_version(root), "profile": profile["id"],
+            "tool": "lunchbox " + __version__, "libs": libs}
+    meta.update(compiled)
+    return boot, profile, files, meta, warnings, line
 
 
 def summary(p, dry_run=False):
@@ -209,6 +248,9 @@ def summary(p, dry_run=False):
                 sync._short(p.backups), p.backup_dir))
     for rel in p.kept:
         lines.append("  left alone: {} (no longer shipped, but changed on the drive)".format(rel))
+    for rel in p.shadowed:
+        lines.append("  {} {} (CircuitPython would import it instead of its .mpy)".format(
+            "would remove" if dry_run else "removed", rel))
     if p.libs_recorded:
         lines.append("  recorded this machine's library versions in the manifest")
     if not p.changes:
@@ -225,14 +267,20 @@ def summary(p, dry_run=False):
 
 
 def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
-              root=fileset.REPO_ROOT, hook=None, mpy_cross=None):
+              root=fileset.REPO_ROOT, hook=None, mpy_cross=None, py=False):
     out = out or sys.stdout
     err = err or sys.stderr
-    boot, profile, files, meta, warnings = prepare(drive, profile_name, root, mpy_cross)
+    fetching = Bar("mpy-cross download", err)
+    try:
+        boot, profile, files, meta, warnings, line = prepare(
+            drive, profile_name, root, mpy_cross, py, progress=fetching)
+    finally:
+        fetching.close()
     for w in warnings:
         err.write("warning: {}\n".format(w))
     out.write("{}: CircuitPython {} on {}, profile {}\n".format(
         drive.describe(), boot.version_text, boot.board_id or boot.board_name, profile["id"]))
+    out.write(line + "\n")
     bar = Bar("sync", err)
     try:
         p = sync.sync(drive.path, files, meta, dry_run=dry_run, progress=bar, hook=hook)
@@ -247,13 +295,15 @@ def run(args):
     ask = ask_drive if interactive() else None
     drive = find_drive(args.drive, ask=ask)
     if not args.watch:
-        sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross)
+        sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross,
+                  py=args.py)
         return 0
     profile_path = profiles.profile_path(args.profile) if args.profile else None
 
     def once():
         try:
-            sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross)
+            sync_once(drive, args.profile, args.dry_run, mpy_cross=args.mpy_cross,
+                      py=args.py)
         except LunchboxError as e:  # keep watching: the board may be resetting
             sys.stderr.write("lunchbox sync: {}\n".format(e))
             if e.hint:

@@ -98,10 +98,32 @@ def _not_uf2(data):
 def validate(data, chip=None, min_payload=MIN_PAYLOAD):
     """Check ``data`` (bytes) as a UF2 firmware image; return a UF2Info or raise UF2Error.
 
-    ``chip`` ("RP2040" / "RP2350"), when given, must match the file's family id.
-    """
+    ``chip`` ("RP2040" / "RP2350"), when given, must match the file's family id. The checks,
+    in order: the file's size, each block's header (_HEADER_CHECKS), its numbering and the
+    flash it writes, every block there, then the chip the families make and the payload."""
     if chip is not None and chip not in CHIP_FAMILIES:
         raise UF2Error("unknown chip {!r}".format(chip), hint="use RP2040 or RP2350")
+    _check_size(data)
+    groups = {}  # family -> {"count": numBlocks, "seen": set of blockNo}
+    written = {}  # target address -> the block writing it (overlap check)
+    for block in _blocks(data):
+        _number(block, groups)
+        if not block.flags & FLAG_NOT_MAIN_FLASH:  # else comments the bootloader skips
+            _place(block, written)
+    _check_complete(groups)
+    families = sorted(groups)
+    file_chip = _chip_of(families, chip)
+    firmware = [b for b in written.values() if b.family != RP2XXX_ABSOLUTE]
+    payload_bytes = sum(b.size for b in firmware)
+    if payload_bytes < min_payload:
+        _fail("the file writes only {} bytes of flash: too small to be CircuitPython "
+              "(expected over {} KiB)".format(payload_bytes, min_payload // 1024))
+    return UF2Info(file_chip, families, len(data) // BLOCK, payload_bytes,
+                   min((b.addr for b in firmware), default=None),
+                   max((b.addr + b.size for b in firmware), default=None))
+
+
+def _check_size(data):
     size = len(data)
     if size == 0:
         _fail("the file is empty")
@@ -115,66 +137,85 @@ def validate(data, chip=None, min_payload=MIN_PAYLOAD):
     if size > 2 * FLASH_MAX:
         _fail("the file is {} MiB, too big for any RP2 flash".format(size >> 20))
 
-    groups = {}  # family -> {"count": numBlocks, "seen": set of blockNo}
-    written = {}  # target address -> block index (overlap check)
-    payload_bytes = 0
-    low = high = None
-    for index in range(size // BLOCK):
-        off = index * BLOCK
-        m0, m1, flags, addr, psize, block_no, count, family = _HEADER.unpack_from(data, off)
-        (m_end,) = struct.unpack_from("<I", data, off + BLOCK - 4)
-        if m0 != MAGIC_START0 or m1 != MAGIC_START1:
-            if index == 0:
-                _fail(_not_uf2(data))
-            _fail("block {} has wrong start magic numbers: the file is corrupt".format(index))
-        if m_end != MAGIC_END:
-            _fail("block {} has a wrong end magic number: the file is corrupt".format(index))
-        if flags & FLAG_FILE_CONTAINER:
-            _fail("block {} is a file-container block: this UF2 packs files, "
-                  "not firmware".format(index))
-        if not flags & FLAG_FAMILY_ID:
-            _fail("block {} has no family id, so it cannot be checked against the "
-                  "chip".format(index))
-        if psize == 0 or psize > MAX_PAYLOAD:
-            _fail("block {} claims {} payload bytes (allowed 1..{})".format(
-                index, psize, MAX_PAYLOAD))
-        if family in (RP2040,) + CHIP_FAMILIES["RP2350"][0] + CHIP_FAMILIES["RP2350"][1]:
-            if psize != 256:
-                _fail("block {} carries {} bytes; RP2 bootloaders need exactly 256 per "
-                      "block".format(index, psize))
-        if count == 0 or block_no >= count:
-            _fail("block {} is numbered {} of {}: numbering is broken".format(
-                index, block_no, count))
-        group = groups.get(family)
-        if group is None:
-            group = groups[family] = {"count": count, "seen": set()}
-        elif group["count"] != count:
-            _fail("block {} says the file has {} blocks but earlier blocks said {}: "
-                  "numbering is inconsistent".format(index, count, group["count"]))
-        if block_no in group["seen"]:
-            _fail("block number {} appears twice (block {}): the file is "
-                  "corrupt".format(block_no, index))
-        group["seen"].add(block_no)
-        if flags & FLAG_NOT_MAIN_FLASH:
-            continue  # comments/metadata the bootloader skips
-        if addr % 256:
-            _fail("block {} targets 0x{:08X}, not on a 256-byte page".format(index, addr))
-        if family != RP2XXX_ABSOLUTE and not (
-            FLASH_BASE <= addr and addr + psize <= FLASH_BASE + FLASH_MAX
-        ):
-            _fail("block {} targets 0x{:08X}, outside the RP2 flash "
-                  "(0x{:08X}..)".format(index, addr, FLASH_BASE))
-        if addr in written:
-            _fail("blocks {} and {} both write address 0x{:08X}: the file is "
-                  "corrupt".format(written[addr], index, addr))
-        written[addr] = index
-        if family != RP2XXX_ABSOLUTE:
-            payload_bytes += psize
-            low = addr if low is None else min(low, addr)
-            high = addr + psize if high is None else max(high, addr + psize)
 
-    # Each family's blocks are numbered on their own, or (one image for several families,
-    # as a tool may do for the RP2350's extra block) all blocks share one numbering.
+class _Block:
+    """One block's header: ``index`` in the file, ``number`` of ``count`` in its family."""
+
+    def __init__(self, index, data):
+        off = index * BLOCK
+        (m0, m1, self.flags, self.addr, self.size, self.number, self.count,
+         self.family) = _HEADER.unpack_from(data, off)
+        self.index = index
+        self.start = (m0, m1)
+        (self.end,) = struct.unpack_from("<I", data, off + BLOCK - 4)
+
+
+_RP2_FAMILIES = (RP2040,) + CHIP_FAMILIES["RP2350"][0] + CHIP_FAMILIES["RP2350"][1]
+
+# A block's header, after its start magics: (what is wrong, the message), in order.
+_HEADER_CHECKS = (
+    (lambda b: b.end != MAGIC_END,
+     "block {index} has a wrong end magic number: the file is corrupt"),
+    (lambda b: b.flags & FLAG_FILE_CONTAINER,
+     "block {index} is a file-container block: this UF2 packs files, not firmware"),
+    (lambda b: not b.flags & FLAG_FAMILY_ID,
+     "block {index} has no family id, so it cannot be checked against the chip"),
+    (lambda b: b.size == 0 or b.size > MAX_PAYLOAD,
+     "block {index} claims {size} payload bytes (allowed 1..%d)" % MAX_PAYLOAD),
+    (lambda b: b.family in _RP2_FAMILIES and b.size != 256,
+     "block {index} carries {size} bytes; RP2 bootloaders need exactly 256 per block"),
+    (lambda b: b.count == 0 or b.number >= b.count,
+     "block {index} is numbered {number} of {count}: numbering is broken"),
+)
+
+
+def _blocks(data):
+    """Each block of the file whose header passes the checks (the first that fails raises)."""
+    for index in range(len(data) // BLOCK):
+        block = _Block(index, data)
+        if block.start != (MAGIC_START0, MAGIC_START1):
+            _fail(_not_uf2(data) if index == 0 else
+                  "block {} has wrong start magic numbers: the file is corrupt".format(index))
+        for wrong, message in _HEADER_CHECKS:
+            if wrong(block):
+                _fail(message.format(**vars(block)))
+        yield block
+
+
+def _number(block, groups):
+    """The block's number, unique in its family, whose blocks all give the same count."""
+    group = groups.get(block.family)
+    if group is None:
+        group = groups[block.family] = {"count": block.count, "seen": set()}
+    elif group["count"] != block.count:
+        _fail("block {} says the file has {} blocks but earlier blocks said {}: "
+              "numbering is inconsistent".format(block.index, block.count, group["count"]))
+    if block.number in group["seen"]:
+        _fail("block number {} appears twice (block {}): the file is "
+              "corrupt".format(block.number, block.index))
+    group["seen"].add(block.number)
+
+
+def _place(block, written):
+    """Where the block writes: a 256-byte page of the RP2 flash no other block writes."""
+    index, addr = block.index, block.addr
+    if addr % 256:
+        _fail("block {} targets 0x{:08X}, not on a 256-byte page".format(index, addr))
+    if block.family != RP2XXX_ABSOLUTE and not (
+        FLASH_BASE <= addr and addr + block.size <= FLASH_BASE + FLASH_MAX
+    ):
+        _fail("block {} targets 0x{:08X}, outside the RP2 flash "
+              "(0x{:08X}..)".format(index, addr, FLASH_BASE))
+    if addr in written:
+        _fail("blocks {} and {} both write address 0x{:08X}: the file is "
+              "corrupt".format(written[addr].index, index, addr))
+    written[addr] = block
+
+
+def _check_complete(groups):
+    """Every block number there. Each family's blocks are numbered on their own, or (one
+    image for several families, as a tool may do for the RP2350's extra block) all blocks
+    share one numbering."""
     counts = {g["count"] for g in groups.values()}
     shared = set()
     for g in groups.values():
@@ -189,7 +230,9 @@ def validate(data, chip=None, min_payload=MIN_PAYLOAD):
             _fail("{} of {} blocks are missing (first missing: block number {}): the file "
                   "is truncated or corrupt".format(len(missing), group["count"], missing[0]))
 
-    families = sorted(groups)
+
+def _chip_of(families, chip):
+    """The chip the file's families make (it must be ``chip`` when that is given)."""
     file_chip = None
     for name in sorted(CHIP_FAMILIES):
         main, extra = CHIP_FAMILIES[name]
@@ -205,10 +248,7 @@ def validate(data, chip=None, min_payload=MIN_PAYLOAD):
                 file_chip if fams == file_chip else "{} ({})".format(file_chip, fams), chip),
             hint="download the CircuitPython UF2 made for your board "
                  "(Pico = RP2040, Pico 2 = RP2350)")
-    if payload_bytes < min_payload:
-        _fail("the file writes only {} bytes of flash: too small to be CircuitPython "
-              "(expected over {} KiB)".format(payload_bytes, min_payload // 1024))
-    return UF2Info(file_chip, families, size // BLOCK, payload_bytes, low, high)
+    return file_chip
 
 
 def build(payload, family, base=FLASH_BASE, block_payload=256, flags=FLAG_FAMILY_ID):

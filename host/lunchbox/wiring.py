@@ -254,214 +254,244 @@ def wiring_svg(profile):
 
 
 def _wiring_svg(profile):
-    ws = wires(profile)
-    wired = [w for w in ws if w.wired]
-    pack_wires = [w for w in ws if not w.wired]
+    lay = _Layout(profile)
+    out = _page(lay) + _pico(lay) + _wire_lines(lay) + _part_boxes(lay) + _legend(lay)
+    return "\n".join(out + ["</svg>"]) + "\n"
 
-    # group wires into parts, in first-appearance order, and choose a side per part
-    part_names = []
-    for w in wired:
-        if w.part not in part_names:
-            part_names.append(w.part)
 
-    def side_of_header(h):
-        return "L" if h <= 20 else "R"
+def _side_of_header(h):
+    return "L" if h <= 20 else "R"
 
-    part_side = {}
-    for name in part_names:
-        gp = [w.header for w in wired if w.part == name and w.pico.startswith("GP")]
-        hs = gp or [w.header for w in wired if w.part == name]
+
+class _Layout:
+    """Where everything in a wiring diagram goes: each part's side and box, each wire's lanes
+    and route (lanes ordered for the fewest crossings), the Pico, the canvas."""
+
+    def __init__(self, profile):
+        self.profile = profile
+        ws = wires(profile)
+        self.wired = [w for w in ws if w.wired]
+        self.pack_wires = [w for w in ws if not w.wired]
+        self.parts = []  # in first-appearance order
+        for w in self.wired:
+            if w.part not in self.parts:
+                self.parts.append(w.part)
+        self.part_side = {name: self._side(name) for name in self.parts}
+        self._lanes()
+        self._frame()
+        self.boxes = self._boxes()
+        self.routes = self._route(self._lane_order())
+        height = max([self.pico_bottom + 30] + [y + h + 20 for _, y, h in self.boxes.values()])
+        self.legend_y = height + 10
+        self.height = self.legend_y + 60
+
+    def pins_of(self, name):
+        return [w for w in self.wired if w.part == name]
+
+    def optional(self, name):
+        return all(w.optional for w in self.pins_of(name))
+
+    def _side(self, name):
+        """The side most of the part's GPIO pins are on (its power pins when it has none)."""
+        gp = [w.header for w in self.pins_of(name) if w.pico.startswith("GP")]
+        hs = gp or [w.header for w in self.pins_of(name)]
         left = sum(1 for h in hs if h <= 20)
-        part_side[name] = "L" if left * 2 >= len(hs) else "R"
+        return "L" if left * 2 >= len(hs) else "R"
 
-    # lanes: one per wire on the part's side, plus one on the far side for cross-over wires
-    lanes = {"L": 0, "R": 0}
-    wire_lane = {}
-    cross = []
-    for i, w in enumerate(wired):
-        s = part_side[w.part]
-        wire_lane[i] = (s, lanes[s])
-        lanes[s] += 1
-        if side_of_header(w.header) != s:
-            cross.append(i)
-    far_lane = {}
-    for i in cross:
-        s = side_of_header(wired[i].header)
-        far_lane[i] = (s, lanes[s])
-        lanes[s] += 1
+    def _lanes(self):
+        """One lane per wire on its part's side, and one on the far side for each wire that
+        crosses over the top of the Pico to a pin there."""
+        self.lanes = {"L": 0, "R": 0}
+        self.cross = []
+        for i, w in enumerate(self.wired):
+            self.lanes[self.part_side[w.part]] += 1
+            if _side_of_header(w.header) != self.part_side[w.part]:
+                self.cross.append(i)
+        self.cross_index = {i: k for k, i in enumerate(self.cross)}
+        self.far_lane = {}
+        for i in self.cross:
+            s = _side_of_header(self.wired[i].header)
+            self.far_lane[i] = (s, self.lanes[s])
+            self.lanes[s] += 1
 
-    top_channel = 24 + LANE * len(cross)
-    title_h = 76
-    pico_top = title_h + top_channel + 30
-    pin0_y = pico_top + 40
-    pico_bottom = pin0_y + 19 * PITCH + 26
-    chan_l = 24 + LANE * lanes["L"]
-    chan_r = 24 + LANE * lanes["R"]
-    titles = {n: n + (" (optional)" if all(w.optional for w in wired if w.part == n) else "")
-              for n in part_names}
-    part_w = max([120] + [_text_width(s, 10, bold=True) + 16 for s in titles.values()])
-    gap = 120 if pack_wires else 0  # room for the labels of the pins a pack uses
-    has = {s: any(part_side[n] == s for n in part_names) for s in ("L", "R")}
-    pico_x = 20 + gap + (part_w + chan_l if has["L"] else 0)
-    pico_r = pico_x + PICO_W
-    width = pico_r + gap + (chan_r + part_w if has["R"] else 0) + 20
-    width = max(width, _text_width(profile["name"], 16, bold=True) + 40)
+    def _frame(self):
+        """The Pico's place and the canvas's width, from the lanes and the parts' titles."""
+        self.title_h = 76
+        self.pico_top = self.title_h + 24 + LANE * len(self.cross) + 30
+        self.pin0_y = self.pico_top + 40
+        self.pico_bottom = self.pin0_y + 19 * PITCH + 26
+        self.chan_r = 24 + LANE * self.lanes["R"]
+        chan_l = 24 + LANE * self.lanes["L"]
+        self.titles = {n: n + (" (optional)" if self.optional(n) else "") for n in self.parts}
+        self.part_w = max([120] + [_text_width(s, 10, bold=True) + 16
+                                   for s in self.titles.values()])
+        self.gap = 120 if self.pack_wires else 0  # room for the labels of the pins a pack uses
+        has = {s: any(self.part_side[n] == s for n in self.parts) for s in ("L", "R")}
+        self.pico_x = 20 + self.gap + (self.part_w + chan_l if has["L"] else 0)
+        self.pico_r = self.pico_x + PICO_W
+        width = self.pico_r + self.gap + (self.chan_r + self.part_w if has["R"] else 0) + 20
+        self.width = max(width, _text_width(self.profile["name"], 16, bold=True) + 40)
 
-    def pin_xy(header):
+    def pin_xy(self, header):
         if header <= 20:
-            return pico_x, pin0_y + (header - 1) * PITCH
-        return pico_r, pin0_y + (40 - header) * PITCH
+            return self.pico_x, self.pin0_y + (header - 1) * PITCH
+        return self.pico_r, self.pin0_y + (40 - header) * PITCH
 
-    # place parts: each box near the mean height of its pins, stacked without overlap, with
-    # its pin rows half-way between header pin rows so no two wires ever run along one line
-    boxes = {}
-    for s in ("L", "R"):
-        y_next = title_h + 10
-        for name in [n for n in part_names if part_side[n] == s]:
-            pws = [w for w in wired if w.part == name]
-            mean = sum(pin_xy(w.header)[1] for w in pws) // len(pws)
-            h = 24 + PITCH * len(pws)
-            y = max(y_next, mean - h // 2)
-            y += (pin0_y - (y + 24)) % PITCH  # first row centre = pin row + PITCH/2
-            x = 20 if s == "L" else pico_r + gap + chan_r
-            boxes[name] = (x, y, h)
-            y_next = y + h + 14
+    def _boxes(self):
+        """Each part's box near the mean height of its pins, stacked without overlap, with its
+        pin rows half-way between header pin rows so no two wires ever run along one line."""
+        boxes = {}
+        for s in ("L", "R"):
+            y_next = self.title_h + 10
+            for name in [n for n in self.parts if self.part_side[n] == s]:
+                pws = self.pins_of(name)
+                mean = sum(self.pin_xy(w.header)[1] for w in pws) // len(pws)
+                h = 24 + PITCH * len(pws)
+                y = max(y_next, mean - h // 2)
+                y += (self.pin0_y - (y + 24)) % PITCH  # first row centre = pin row + PITCH/2
+                x = 20 if s == "L" else self.pico_r + self.gap + self.chan_r
+                boxes[name] = (x, y, h)
+                y_next = y + h + 14
+        return boxes
 
-    def row_y(w):
-        bx, by, _ = boxes[w.part]
-        return by + 24 + [x for x in wired if x.part == w.part].index(w) * PITCH + PITCH // 2
+    def row_y(self, w):
+        _, by, _ = self.boxes[w.part]
+        return by + 24 + self.pins_of(w.part).index(w) * PITCH + PITCH // 2
 
-    def lane_x(side, lane):
+    def lane_x(self, side, lane):
         if side == "L":
-            return pico_x - gap - 18 - lane * LANE
-        return pico_r + gap + 18 + lane * LANE
+            return self.pico_x - self.gap - 18 - lane * LANE
+        return self.pico_r + self.gap + 18 + lane * LANE
 
-    def route(order):
+    def _route(self, order):
         """Polylines for every wire, given each side's lane order (lists of wire indices)."""
         lane_of = {}
         for s in ("L", "R"):
             for lane, i in enumerate(order[s]):
                 lane_of[i] = lane
         lines = []
-        for i, w in enumerate(wired):
-            s = part_side[w.part]
-            bx, _, _ = boxes[w.part]
-            part_x = bx + part_w if s == "L" else bx
-            py = row_y(w)
-            lx = lane_x(s, lane_of[i])
-            hx, hy = pin_xy(w.header)
-            if i in cross_index:
-                fs, flane = far_lane[i]
-                top_y = pico_top - 24 - cross_index[i] * LANE
-                fx = lane_x(fs, flane)
+        for i, w in enumerate(self.wired):
+            s = self.part_side[w.part]
+            bx, _, _ = self.boxes[w.part]
+            part_x = bx + self.part_w if s == "L" else bx
+            py = self.row_y(w)
+            lx = self.lane_x(s, lane_of[i])
+            hx, hy = self.pin_xy(w.header)
+            if i in self.cross_index:
+                fs, flane = self.far_lane[i]
+                top_y = self.pico_top - 24 - self.cross_index[i] * LANE
+                fx = self.lane_x(fs, flane)
                 lines.append([(part_x, py), (lx, py), (lx, top_y), (fx, top_y), (fx, hy),
                               (hx, hy)])
             else:
                 lines.append([(part_x, py), (lx, py), (lx, hy), (hx, hy)])
         return lines
 
-    def crossings(lines):
-        segs = []
-        for i, pts in enumerate(lines):
-            for a, b in zip(pts, pts[1:]):
-                segs.append((wired[i].header, a, b))
-        n = 0
-        for k, (net1, a1, b1) in enumerate(segs):
-            for net2, a2, b2 in segs[k + 1:]:
-                if net1 == net2:
-                    continue
-                h1, h2 = a1[1] == b1[1], a2[1] == b2[1]
-                if h1 == h2:
-                    continue
-                (ha, hb), (va, vb) = ((a1, b1), (a2, b2)) if h1 else ((a2, b2), (a1, b1))
-                x0, x1 = sorted((ha[0], hb[0]))
-                y0, y1 = sorted((va[1], vb[1]))
-                if x0 < va[0] < x1 and y0 < ha[1] < y1:
-                    n += 1
-        return n
-
-    cross_index = {i: k for k, i in enumerate(cross)}
-    order = {s: [i for i in range(len(wired)) if part_side[wired[i].part] == s]
-             for s in ("L", "R")}
-    best = crossings(route(order))
-    improved = True
-    while improved and best:
-        improved = False
-        for s in ("L", "R"):
-            lanes_s = order[s]
-            for a in range(len(lanes_s)):
-                for b in range(a + 1, len(lanes_s)):
-                    lanes_s[a], lanes_s[b] = lanes_s[b], lanes_s[a]
-                    n = crossings(route(order))
-                    if n < best:
-                        best, improved = n, True
-                    else:
+    def _lane_order(self):
+        """Each side's lanes, swapped pairwise while that crosses fewer wires."""
+        order = {s: [i for i in range(len(self.wired)) if self.part_side[self.wired[i].part] == s]
+                 for s in ("L", "R")}
+        best = _crossings(self.wired, self._route(order))
+        improved = True
+        while improved and best:
+            improved = False
+            for s in ("L", "R"):
+                lanes_s = order[s]
+                for a in range(len(lanes_s)):
+                    for b in range(a + 1, len(lanes_s)):
                         lanes_s[a], lanes_s[b] = lanes_s[b], lanes_s[a]
-    routes = route(order)
+                        n = _crossings(self.wired, self._route(order))
+                        if n < best:
+                            best, improved = n, True
+                        else:
+                            lanes_s[a], lanes_s[b] = lanes_s[b], lanes_s[a]
+        return order
 
-    height = max([pico_bottom + 30] + [y + h + 20 for _, y, h in boxes.values()])
-    legend_y = height + 10
-    height = legend_y + 60
 
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" '
-           'viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif">'
-           .format(width, height),
-           '<rect width="{}" height="{}" fill="#ffffff"/>'.format(width, height),
-           _text(20, 28, profile["name"], 16, weight="bold"),
-           _text(20, 48, "Profile {}: {} ({})".format(
-               profile["id"], pins.BOARDS[profile["board"]]["name"], profile["chip"]), 11,
-               fill="#333"),
-           _text(20, 64, "Generated from hardware/profiles/{}.toml by `lunchbox profile docs`."
-                 .format(profile["id"]), 10, fill="#666")]
+def _crossings(wired, lines):
+    """How many times wires to different pins cross (a horizontal over a vertical run)."""
+    segs = []
+    for i, pts in enumerate(lines):
+        for a, b in zip(pts, pts[1:]):
+            segs.append((wired[i].header, a, b))
+    n = 0
+    for k, (net1, a1, b1) in enumerate(segs):
+        for net2, a2, b2 in segs[k + 1:]:
+            if net1 == net2:
+                continue
+            h1, h2 = a1[1] == b1[1], a2[1] == b2[1]
+            if h1 == h2:
+                continue
+            (ha, hb), (va, vb) = ((a1, b1), (a2, b2)) if h1 else ((a2, b2), (a1, b1))
+            x0, x1 = sorted((ha[0], hb[0]))
+            y0, y1 = sorted((va[1], vb[1]))
+            if x0 < va[0] < x1 and y0 < ha[1] < y1:
+                n += 1
+    return n
 
-    # the Pico
-    board_name = pins.BOARDS[profile["board"]]["name"]
-    out.append('<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="#1f7a3a" '
-               'stroke="#0d3d1c" stroke-width="2"/>'.format(pico_x, pico_top, PICO_W,
-                                                           pico_bottom - pico_top))
-    usb_x = pico_x + PICO_W // 2 - 22
-    out.append('<rect x="{}" y="{}" width="44" height="22" rx="3" fill="#b8b8b8" '
-               'stroke="#666"/>'.format(usb_x, pico_top - 10))
-    out.append(_text(pico_x + PICO_W // 2, pico_top + 26, "USB", 9, "middle", "#ffffff"))
-    cx, cy = pico_x + PICO_W // 2, pin0_y + 19 * PITCH // 2
+
+def _page(lay):
+    """The SVG's header, the white page and the titles."""
+    p = lay.profile
+    return ['<?xml version="1.0" encoding="UTF-8"?>',
+            '<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" '
+            'viewBox="0 0 {0} {1}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif">'
+            .format(lay.width, lay.height),
+            '<rect width="{}" height="{}" fill="#ffffff"/>'.format(lay.width, lay.height),
+            _text(20, 28, p["name"], 16, weight="bold"),
+            _text(20, 48, "Profile {}: {} ({})".format(
+                p["id"], pins.BOARDS[p["board"]]["name"], p["chip"]), 11, fill="#333"),
+            _text(20, 64, "Generated from hardware/profiles/{}.toml by `lunchbox profile docs`."
+                  .format(p["id"]), 10, fill="#666")]
+
+
+def _pack_label(w):
+    """What a pin a plug-on pack uses is labelled with."""
+    if w.kind == "button":
+        return "{} ({})".format(w.part, w.function.split()[1])
+    if w.kind == "led":
+        return "{} {}".format(w.part, w.part_pin)
+    return w.part_pin
+
+
+def _pico(lay):
+    """The board, its USB connector and name, and its 40 header pins (a pack's labelled)."""
+    x0, top, bottom = lay.pico_x, lay.pico_top, lay.pico_bottom
+    out = ['<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="#1f7a3a" '
+           'stroke="#0d3d1c" stroke-width="2"/>'.format(x0, top, PICO_W, bottom - top),
+           '<rect x="{}" y="{}" width="44" height="22" rx="3" fill="#b8b8b8" '
+           'stroke="#666"/>'.format(x0 + PICO_W // 2 - 22, top - 10),
+           _text(x0 + PICO_W // 2, top + 26, "USB", 9, "middle", "#ffffff")]
+    cx, cy = x0 + PICO_W // 2, lay.pin0_y + 19 * PITCH // 2
     out.append('<text x="{0}" y="{1}" font-size="12" text-anchor="middle" fill="#ffffff" '
                'font-weight="bold" transform="rotate(-90 {0} {1})">{2}</text>'.format(
-                   cx + 4, cy, _esc(board_name)))
-    out.append(_text(cx, pico_bottom + 16, "top view, USB at the top", 9, "middle", "#555"))
-    pack_pins = {w.header: w for w in pack_wires}
+                   cx + 4, cy, _esc(pins.BOARDS[lay.profile["board"]]["name"])))
+    out.append(_text(cx, bottom + 16, "top view, USB at the top", 9, "middle", "#555"))
+    pack_pins = {w.header: w for w in lay.pack_wires}
     for number, label in pins.PICO_HEADER:
-        x, y = pin_xy(number)
-        fill = "#f2c14e"
-        if label == "GND":
-            fill = "#444444"
-        elif number in pack_pins:
-            fill = "#3bb3c3"
+        x, y = lay.pin_xy(number)
+        fill = "#444444" if label == "GND" else "#3bb3c3" if number in pack_pins else "#f2c14e"
         out.append('<circle cx="{}" cy="{}" r="5" fill="{}" stroke="#111"/>'.format(x, y, fill))
-        if number <= 20:
-            out.append(_text(x + 9, y + 4, label, 9, "start", "#ffffff"))
-            out.append(_text(x - 8, y - 6, number, 7, "end", "#666"))
-        else:
-            out.append(_text(x - 9, y + 4, label, 9, "end", "#ffffff"))
-            out.append(_text(x + 8, y - 6, number, 7, "start", "#666"))
+        # the label inside the board, the number and a pack's label outside
+        inward, outward = (1, "start"), (-1, "end")
+        if number > 20:
+            inward, outward = outward, inward
+        out.append(_text(x + 9 * inward[0], y + 4, label, 9, inward[1], "#ffffff"))
+        out.append(_text(x + 8 * outward[0], y - 6, number, 7, outward[1], "#666"))
         if number in pack_pins:
-            w = pack_pins[number]
-            if w.kind == "button":
-                text = "{} ({})".format(w.part, w.function.split()[1])
-            elif w.kind == "led":
-                text = "{} {}".format(w.part, w.part_pin)
-            else:
-                text = w.part_pin
-            if number <= 20:
-                out.append(_text(x - 14, y + 4, text, 9, "end", "#1b7f8c"))
-            else:
-                out.append(_text(x + 14, y + 4, text, 9, "start", "#1b7f8c"))
+            out.append(_text(x + 14 * outward[0], y + 4, _pack_label(pack_pins[number]), 9,
+                             outward[1], "#1b7f8c"))
+    return out
 
-    # wires
+
+def _wire_lines(lay):
+    """Each wire's polyline (dashed when optional, a resistor drawn on it when it goes
+    through one), and a dot where two wires to the same pin part ways."""
+    out = []
     junctions = []
-    for i, w in enumerate(wired):
-        points = routes[i]
-        if i not in cross_index:
+    for i, w in enumerate(lay.wired):
+        points = lay.routes[i]
+        if i not in lay.cross_index:
             junctions.append((w.header, points[1][0], points[-1][1]))
         dash = ' stroke-dasharray="6 4"' if w.optional else ""
         out.append('<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{}/>'.format(
@@ -473,57 +503,63 @@ def _wiring_svg(profile):
                        .format(rx - 11, py - 4))
             out.append(_text(rx, py - 7, re.search(r"[0-9]+", w.note).group(0) + " \u03a9", 8,
                              "middle", "#333"))
-    # a dot where two wires to the same pin part ways
     for header in sorted({h for h, _, _ in junctions}):
-        xs = sorted(abs(x - pin_xy(header)[0]) for h, x, _ in junctions if h == header)
+        x0, y0 = lay.pin_xy(header)
+        xs = sorted(abs(x - x0) for h, x, _ in junctions if h == header)
         for d in xs[:-1]:
-            x0, y0 = pin_xy(header)
             x = x0 - d if header <= 20 else x0 + d
             out.append('<circle cx="{}" cy="{}" r="3" fill="#222"/>'.format(x, y0))
+    return out
 
-    # parts
-    for name in part_names:
-        bx, by, h = boxes[name]
-        pws = [w for w in wired if w.part == name]
-        optional = all(w.optional for w in pws)
-        dash = ' stroke-dasharray="6 4"' if optional else ""
+
+def _part_boxes(lay):
+    """Each part: its box (dashed when optional), its title and its pins facing the Pico."""
+    out = []
+    for name in lay.parts:
+        bx, by, h = lay.boxes[name]
+        dash = ' stroke-dasharray="6 4"' if lay.optional(name) else ""
         out.append('<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="#f4f4f4" '
-                   'stroke="#333" stroke-width="1.5"{}/>'.format(bx, by, part_w, h, dash))
-        out.append(_text(bx + part_w // 2, by + 16, titles[name], 10, "middle", weight="bold"))
-        for w in pws:
-            py = row_y(w)
-            if part_side[name] == "L":
-                out.append(_text(bx + part_w - 8, py + 4, w.part_pin, 10, "end"))
-                out.append('<circle cx="{}" cy="{}" r="3" fill="#333"/>'.format(bx + part_w, py))
-            else:
-                out.append(_text(bx + 8, py + 4, w.part_pin, 10, "start"))
-                out.append('<circle cx="{}" cy="{}" r="3" fill="#333"/>'.format(bx, py))
+                   'stroke="#333" stroke-width="1.5"{}/>'.format(bx, by, lay.part_w, h, dash))
+        out.append(_text(bx + lay.part_w // 2, by + 16, lay.titles[name], 10, "middle",
+                         weight="bold"))
+        left = lay.part_side[name] == "L"
+        edge = bx + lay.part_w if left else bx
+        for w in lay.pins_of(name):
+            py = lay.row_y(w)
+            out.append(_text(edge - 8 if left else edge + 8, py + 4, w.part_pin, 10,
+                             "end" if left else "start"))
+            out.append('<circle cx="{}" cy="{}" r="3" fill="#333"/>'.format(edge, py))
+    return out
 
-    # legend
-    items = [("gnd", "GND"), ("3v3", "3.3 V"), ("5v", "5 V (VBUS)"), ("spi", "SPI"),
-             ("sda", "I2C SDA"), ("scl", "I2C SCL"), ("button", "button"), ("led", "LED"),
-             ("neopixel", "LED data")]
-    used = {w.kind for w in wired}
-    x = 20
-    for kind, label in items:
+
+# the legend's lines, in order: a wire kind and what it is (shown when a wire has that kind)
+LEGEND = (("gnd", "GND"), ("3v3", "3.3 V"), ("5v", "5 V (VBUS)"), ("spi", "SPI"),
+          ("sda", "I2C SDA"), ("scl", "I2C SCL"), ("button", "button"), ("led", "LED"),
+          ("neopixel", "LED data"))
+
+
+def _legend(lay):
+    out = []
+    used = {w.kind for w in lay.wired}
+    x, y = 20, lay.legend_y
+    for kind, label in LEGEND:
         if kind not in used:
             continue
         out.append('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="3"/>'.format(
-            x, legend_y, x + 22, legend_y, COLOURS[kind]))
-        out.append(_text(x + 28, legend_y + 4, label, 10))
+            x, y, x + 22, y, COLOURS[kind]))
+        out.append(_text(x + 28, y + 4, label, 10))
         x += 40 + 7 * len(label)
     notes = []
-    if any(w.optional for w in wired):
+    if any(w.optional for w in lay.wired):
         notes.append("dashed: optional part")
-    if pack_wires:
+    if lay.pack_wires:
         notes.append("teal pins: used by the {} that plugs onto the headers (no wires)".format(
-            profile["display"].get("part", "pack")))
+            lay.profile["display"].get("part", "pack")))
     if notes:
-        out.append(_text(20, legend_y + 26, "; ".join(notes) + ".", 10, fill="#444"))
-    out.append(_text(20, legend_y + 44, "Pin numbers are the Pico's header pins (1-40); "
+        out.append(_text(20, y + 26, "; ".join(notes) + ".", 10, fill="#444"))
+    out.append(_text(20, y + 44, "Pin numbers are the Pico's header pins (1-40); "
                      "buttons switch to GND and use the internal pull-ups.", 10, fill="#444"))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 # --- the generated files ----------------------------------------------------------------------

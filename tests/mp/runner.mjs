@@ -1,6 +1,6 @@
 // Runs Python on the real MicroPython interpreter (WebAssembly port) for the MicroPython lane.
 //   node runner.mjs [--heap BYTES] --lib DIR [--lib DIR ...] --tests DIR (--module NAME | --import NAME ...)
-// Each --lib DIR is copied (its .py files, recursively) to /lib/<basename of DIR>; --tests DIR
+// Each --lib DIR is copied (its .py and .json files, recursively) to /lib/<basename of DIR>; --tests DIR
 // to /tests. --module runs every test_* function of that module (sorted by name) and prints
 // one marker line per function; --import imports each named module. The Python side prints
 // MicroPython's own tracebacks, which pytest shows on failure.
@@ -51,7 +51,7 @@ function copyTree(src, dst) {
     const st = fs.statSync(s);
     if (st.isDirectory()) {
       if (name !== "__pycache__") copyTree(s, dst + "/" + name);
-    } else if (name.endsWith(".py")) {
+    } else if (name.endsWith(".py") || name.endsWith(".json")) {  // .json: the games' descriptors
       mp.FS.writeFile(dst + "/" + name, fs.readFileSync(s));
     }
   }

@@ -3,7 +3,7 @@
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
-from shared_rules.aqua_brunch import (
+from shared_rules.aqua_brunch.rules import (
     CARDS,
     DECK_COUNTS,
     best_pass,
@@ -55,24 +55,40 @@ def test_octopus_with_only_sharks():
     assert strength(["octopus", "octopus", "octopus"]) == 0
 
 
-def test_octopus_copies_the_lowest_non_shark():
-    assert card_strengths(["octopus", "orca8", "walrus"]) == [2, 8, 2]
-    assert card_strengths(["octopus", "orca8", "orca5"]) == [5, 8, 5]
+# (cards, each card's strength): the octopus copying, the baby orca with 0, 1 or 2 adults
+OCTOPUS_COPIES = (
+    (["octopus", "orca8", "walrus"], [2, 8, 2]),
+    (["octopus", "orca8", "orca5"], [5, 8, 5]),
     # orca + baby: the baby is 5 (copies), the octopus copies that 5
-    assert card_strengths(["octopus", "orca8", "baby"]) == [8, 8, 8]
+    (["octopus", "orca8", "baby"], [8, 8, 8]),
     # two walruses are 4 each, the octopus copies 4
-    assert card_strengths(["walrus", "octopus", "walrus"]) == [4, 4, 4]
+    (["walrus", "octopus", "walrus"], [4, 4, 4]),
     # the shark beside an adult orca is 0, but the octopus still never copies it
-    assert card_strengths(["octopus", "orca5", "shark535"]) == [5, 5, 0]
+    (["octopus", "orca5", "shark535"], [5, 5, 0]),
+)
+BABY_ORCAS = (
+    (["baby", "walrus", "shark535"], [2, 2, 5]),
+    (["baby", "baby", "baby"], [2, 2, 2]),
+    (["baby", "orca8", "walrus"], [8, 8, 2]),
+    (["baby", "baby", "orca5"], [5, 5, 5]),
+    (["baby", "orca8", "orca8"], [8, 8, 8]),
+    (["orca8", "baby", "orca5"], [8, 5, 5]),
+)
+
+
+def check_strengths(cases):
+    """Each hand's card strengths, in its order and reversed (a hand has no order)."""
+    for cards, each in cases:
+        assert card_strengths(cards) == each, cards
+        assert card_strengths(cards[::-1]) == each[::-1], cards
+
+
+def test_octopus_copies_the_lowest_non_shark():
+    check_strengths(OCTOPUS_COPIES)
 
 
 def test_baby_with_zero_one_two_adults():
-    assert card_strengths(["baby", "walrus", "shark535"]) == [2, 2, 5]
-    assert card_strengths(["baby", "baby", "baby"]) == [2, 2, 2]
-    assert card_strengths(["baby", "orca8", "walrus"]) == [8, 8, 2]
-    assert card_strengths(["baby", "baby", "orca5"]) == [5, 5, 5]
-    assert card_strengths(["baby", "orca8", "orca8"]) == [8, 8, 8]
-    assert card_strengths(["orca8", "baby", "orca5"]) == [8, 5, 5]
+    check_strengths(BABY_ORCAS)
 
 
 def test_three_sharks_of_mixed_kinds():
@@ -247,8 +263,8 @@ def test_pass_advice_bad_input():
 def test_seeded_engine_game_round_trips():
     # A short whole game on the engine (also on MicroPython): every state survives to_bytes.
     from shared_rules._compat import Rng
-    from shared_rules.aqua_brunch_check import from_bytes
-    from shared_rules.aqua_brunch_engine import LUNCH, AquaBrunch
+    from shared_rules.aqua_brunch.check import from_bytes
+    from shared_rules.aqua_brunch.engine import LUNCH, AquaBrunch
 
     rng = Rng(2024)
     g = AquaBrunch(4)

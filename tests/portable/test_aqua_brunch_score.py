@@ -1,11 +1,11 @@
-"""The Aqua Brunch table scoreboard (shared_rules.aqua_brunch_score): entries, the catch and its
+"""The Aqua Brunch table scoreboard (shared_rules.aqua_brunch.score): entries, the catch and its
 tie rules, the six rounds, the final tie-break, records, undo and bad input.
 
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
-from shared_rules import aqua_brunch as ab
-from shared_rules.aqua_brunch_score import (
+from shared_rules.aqua_brunch import rules as ab
+from shared_rules.aqua_brunch.score import (
     AQUA,
     ASK_LUNCH,
     ASK_TAKE,

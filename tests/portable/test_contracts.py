@@ -2,7 +2,9 @@
 written there: names, argument shapes, return shapes and the errors. Runs on MicroPython too."""
 
 from _harness import raises
-from shared_rules import aqua_brunch, lets_do_lunch, space_battle_lunchtime
+from shared_rules.aqua_brunch import rules as aqua_brunch
+from shared_rules.lets_do_lunch import rules as lets_do_lunch
+from shared_rules.space_battle import rules as space_battle_lunchtime
 
 
 def test_aqua_strength_contract():

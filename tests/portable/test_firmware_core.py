@@ -212,3 +212,161 @@ def test_wrap():
     cut = wrap("one two three four five six", 9, 2)
     assert len(cut) == 2 and cut[-1].endswith("~") and len(cut[-1]) <= 9
     assert wrap("x", 0) == []
+
+
+# ---- the turn clock (companion/core/clock.py, clockset.py, clockrec.py) --------------------
+
+def _diff(a, b):
+    return ticks_diff(a, b)
+
+
+def test_turn_clock_chess_with_a_bonus():
+    from companion.core.clock import CHESS, NONE, TurnClock
+
+    c = TurnClock(CHESS, 600, 5, 2)
+    assert c.seat == NONE and c.shown(0, 0, _diff) == 600000
+    c.turn(0, 1000, _diff)  # P1's clock runs from 1 s
+    assert c.shown(0, 21000, _diff) == 580000 and c.shown(1, 21000, _diff) == 600000
+    assert c.turn(1, 21000, _diff) and c.turns == [1, 0]  # P1's turn done: +5 s
+    assert c.shown(0, 30000, _diff) == 585000 and c.shown(1, 30000, _diff) == 591000
+    c.pause(30000, _diff)
+    assert c.shown(1, 90000, _diff) == 591000  # paused: nothing runs
+    c.resume(90000)
+    assert c.shown(1, 100000, _diff) == 581000
+    assert not c.turn(1, 100000, _diff) and not c.turn(7, 100000, _diff)  # same seat, no seat
+    c.stop(700000, _diff)  # past its time: below 0
+    assert c.seat == NONE and c.turns == [1, 1] and c.shown(1, 0, _diff) == -19000 + 5000
+
+
+def test_turn_clock_counts_up_across_the_tick_wrap():
+    from companion.core.clock import COUNT_UP, TurnClock
+
+    wrap_at = (1 << 29) - 500  # the app's ticks wrap at 2**29 ms
+    c = TurnClock(COUNT_UP, 600, 30, 3)
+    assert c.bonus == 0  # no bonus counting up
+    c.turn(2, wrap_at, _diff)
+    assert c.shown(2, 1500, _diff) == 2000  # 500 ms before the wrap and 1500 after
+    c.seats(2)  # a scoreboard's count chosen later: the running seat is gone
+    assert c.seat == 255 and len(c.used) == 2
+    c.seats(4)
+    assert c.used == [0, 0, 0, 0]
+
+
+def test_turn_clock_bytes_and_records():
+    from companion.core.clock import CHESS, TurnClock
+
+    c = TurnClock(CHESS, 60, 10, 2)
+    c.turn(0, 0, _diff)
+    c.turn(1, 75000, _diff)  # P1 past its minute by 15 s
+    c.pause(80000, _diff)
+    raw = c.to_bytes(80000, _diff)
+    d = TurnClock.from_bytes(raw, 123)
+    assert (d.mode, d.limit, d.bonus, d.seat, d.paused) == (CHESS, 60, 10, 1, True)
+    assert (d.bank, d.used, d.turns) == (c.bank, c.used, c.turns)
+    assert d.to_bytes(123, _diff) == raw
+    assert c.record(80000, _diff) == [(75, 1), (5, 0)]
+    assert c.used == [0, 0] and c.shown(0, 80000, _diff) == -5000  # carried on as a bank
+    e = TurnClock.from_bytes(c.to_bytes(80000, _diff), 0)
+    assert e.bank == [-5000, 55000]  # a negative bank survives the bytes
+    for bad in (raw[:5], b"\x02" + raw[1:], raw + b"\x00", raw[:3] + b"\x05" + raw[4:],
+                raw[:1] + b"\x03" + raw[2:]):
+        with raises(ValueError, "turn clock"):
+            TurnClock.from_bytes(bad, 0)
+    for n in range(len(raw)):
+        try:
+            TurnClock.from_bytes(raw[:n], 0)
+        except ValueError:
+            pass
+
+
+def test_turn_clock_texts():
+    from companion.core.clock import CHESS, COUNT_UP, text
+
+    assert text(598200, CHESS) == "9:59" and text(598200, COUNT_UP) == "9:58"
+    assert text(0, CHESS) == "0:00" and text(-12300, CHESS) == "-0:12"
+    assert text(4335000, COUNT_UP) == "72:15"
+    assert text(598200, CHESS, True) == "10m" and text(45100, CHESS, True) == "46s"
+    assert text(598200, COUNT_UP, True) == "9m" and text(-130000, CHESS, True) == "-2m"
+
+
+def test_clock_setting_byte():
+    from companion.core.appsettings import AppSettings
+    from companion.core.clockset import CHESS, COUNT_UP, make_setting, setting
+
+    default = AppSettings().to_bytes()
+    assert AppSettings(clock=0).to_bytes() == default  # off: the same bytes as before
+    for mode, minutes, bonus in ((CHESS, 10, 0), (CHESS, 90, 30), (COUNT_UP, 10, 0),
+                                 (CHESS, 1, 5)):
+        b = make_setting(mode, minutes, bonus)
+        assert setting(b) == (mode, minutes, bonus)
+        raw = AppSettings(clock=b).to_bytes()
+        assert raw == default + bytes((b,))
+        assert AppSettings.from_bytes(raw).clock == b
+    for bad in (3, 2 | 10 << 2, 1 | 15 << 2):  # mode 3, no 11th or 16th chess time
+        with raises(ValueError, "not a clock setting"):
+            AppSettings.from_bytes(default + bytes((bad,)))
+    with raises(ValueError, "after the names"):
+        AppSettings.from_bytes(default + b"\x00")  # 0 is never written: off has no byte
+    with raises(ValueError, "after the names"):
+        AppSettings.from_bytes(default + b"\x02\x02")
+
+
+def test_envelope_with_the_times_and_without():
+    from companion.core import records
+    from companion.core.clock import timed
+    from companion.core.clockrec import untimed
+
+    rec = bytes((1, 0, 1, 4, 0, 0, 9, 0xAB, 0xCD))
+    old = records.envelope(rec, 1767225600, ["ANNA", "BO"])
+    new = timed(old, [(130, 7), (200000, 6)])
+    assert new[0] == 2 and len(new) == len(old) + 1 + 3 + 4
+    assert untimed(new) == (old, [(130, 7), (200000, 6)])
+    assert records.open_envelope(records.KIND_GAME, untimed(new)[0]) == (
+        1767225600, ["ANNA", "BO"], rec)
+    assert untimed(old) == (old, None)  # format 1, as kept before the clock: as it was
+    assert untimed(rec) == (rec, None)  # kind 1, a bare record
+    bare = timed(records.envelope(rec), [(5, 1)])
+    assert untimed(bare)[1] == [(5, 1)]
+    with raises(ValueError, "version"):  # records.py itself reads format 1 only
+        records.open_envelope(records.KIND_GAME, new)
+    for n in range(6, len(new) - len(rec)):
+        with raises(ValueError, "version 2"):
+            untimed(new[:n])
+    with raises(ValueError, "no game record"):
+        untimed(new[:-len(rec)])
+    with raises(ValueError, "version 2"):
+        untimed(b"\x02\x00\x00\x00\x00\x00\x08" + rec)  # more times than seats
+
+
+class _Store:
+    def __init__(self):
+        self.game = None
+
+    def load_game(self):
+        return self.game
+
+    def save_game(self, gid, payload):
+        self.game = (gid, payload)
+        return True
+
+    def records(self):
+        return ["the store's"]
+
+
+def test_saves_hide_the_clock_from_the_games_code():
+    from companion.core.clock import SAVED, Saves, unwrap, wrap
+
+    store = _Store()
+    saves = Saves(store)
+    assert saves.load_game() is None and saves.records() == ["the store's"]
+    rec = b"\x01\x00\x01\x04\x00\x00\x09\xab\xcd"
+    saves.save_game("space_lunch", rec)
+    assert store.game == ("space_lunch", rec) and saves.clock_of("space_lunch", rec) is None
+    saves.wrap = lambda gid, payload: wrap(b"STATE", payload)
+    saves.save_game("space_lunch", rec)
+    assert store.game[1][0] == SAVED and unwrap(store.game[1]) == (b"STATE", rec)
+    assert saves.load_game() == ("space_lunch", rec)  # what the games' code reads
+    assert saves.clock_of("space_lunch", rec) == b"STATE"
+    assert saves.clock_of("space_lunch", rec + b"x") is None  # another game of that id
+    assert saves.clock_of("lets_do_lunch", rec) is None
+    assert unwrap(rec) == (None, rec)

@@ -3,8 +3,8 @@ crash payload (the data link: test_link.py). Runs on CPython and on MicroPython 
 
 from _harness import raises
 from companion.core.appsettings import MAX_PLAYERS, AppSettings
-from companion.core.aqua_calc import CARDS, AquaCalc
 from companion.core.records import crash_payload
+from companion.games.aqua_brunch.calc_state import CARDS, AquaCalc
 
 
 def test_settings_round_trip():
@@ -37,7 +37,8 @@ def test_settings_saved_before_hints_and_cards_read_as_the_defaults():
                                                                     True, False)
     assert s.to_bytes() == old  # at the defaults: the same bytes (older firmware reads them)
     with raises(ValueError, "bad flags"):
-        AppSettings.from_bytes(old[:2] + bytes((8,)) + old[3:])  # a flag no firmware wrote
+        # a screen-off time no firmware wrote (bits 5-7 past the last choice)
+        AppSettings.from_bytes(old[:2] + bytes((0xA0,)) + old[3:])
 
 
 def test_settings_reject_bad_values():

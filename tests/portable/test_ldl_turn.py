@@ -1,7 +1,7 @@
-"""Let's Do Lunch on the device: the turn helpers (companion.core.ldl_turn) and the roll
-history verdict (shared_rules.lets_do_lunch_fair). CPython and MicroPython."""
+"""Let's Do Lunch on the device: the turn helpers (companion.games.lets_do_lunch.turn) and the roll
+history verdict (shared_rules.lets_do_lunch.fair). CPython and MicroPython."""
 
-from companion.core.ldl_turn import (
+from companion.games.lets_do_lunch.turn import (
     Dice,
     dice_line,
     move_words,
@@ -10,8 +10,8 @@ from companion.core.ldl_turn import (
     start_row,
     step_row,
 )
-from shared_rules.lets_do_lunch import SUM_WEIGHTS
-from shared_rules.lets_do_lunch_fair import chi_text, rows, tenths, total, verdict
+from shared_rules.lets_do_lunch.fair import chi_text, rows, tenths, total, verdict
+from shared_rules.lets_do_lunch.rules import SUM_WEIGHTS
 
 
 def test_roll_words_explain_each_case():

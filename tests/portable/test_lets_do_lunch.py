@@ -5,7 +5,7 @@ Boards are written as in the contract: line 1 = row 1 (top), character 1 = colum
 River (column 6) is the 4th character of each line."""
 
 from _harness import raises
-from shared_rules.lets_do_lunch import (
+from shared_rules.lets_do_lunch.rules import (
     Board,
     chi_square,
     chi_square_x100,

@@ -6,8 +6,8 @@ on hand-made positions and on seeded random boards. Runs on CPython and in the M
 Boards: line 1 = row 1 (top), character 1 = column 3; the River is the 4th character."""
 
 from shared_rules._compat import Rng
-from shared_rules.lets_do_lunch import PLACE, ROLL, START, Board, roll_outcome
-from shared_rules.lets_do_lunch_match import Match
+from shared_rules.lets_do_lunch.match import Match
+from shared_rules.lets_do_lunch.rules import PLACE, ROLL, START, Board, roll_outcome
 
 EMPTY = "......."
 
@@ -192,7 +192,7 @@ def test_last_placement_scores_the_loser_hand_after_captures():
 
 
 def test_strict_last_man_is_asked_before_the_opponent_rolls_not_on_a_triple():
-    from shared_rules.lets_do_lunch import ANNOUNCE, FORGOT
+    from shared_rules.lets_do_lunch.rules import ANNOUNCE, FORGOT
 
     lines = ["AAAA...", "AAAA...", "AA.....", EMPTY, EMPTY, EMPTY, EMPTY]
     m = Match(strict=True)

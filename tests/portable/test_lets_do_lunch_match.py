@@ -5,7 +5,9 @@ game against the computer. Runs on CPython and in the MicroPython lane."""
 from _harness import raises
 from shared_rules import games
 from shared_rules._compat import Rng
-from shared_rules.lets_do_lunch import (
+from shared_rules.lets_do_lunch.ai import EASY, HARD, MEDIUM, choose, greedy_action
+from shared_rules.lets_do_lunch.match import SIZE, Match
+from shared_rules.lets_do_lunch.rules import (
     ANNOUNCE,
     ANNOUNCED,
     FORGOT,
@@ -14,8 +16,6 @@ from shared_rules.lets_do_lunch import (
     START,
     roll_dice,
 )
-from shared_rules.lets_do_lunch_ai import EASY, HARD, MEDIUM, choose, greedy_action
-from shared_rules.lets_do_lunch_match import SIZE, Match
 
 EMPTY = "......."
 

@@ -73,7 +73,10 @@ def test_nearly_full_message_and_crashes_do_not_count_as_games():
     s = _store()
     s.append_record(records.KIND_CRASH, b"x")
     assert records.waiting(s) == 0
-    while s.room(records.TYPICAL[2]) >= records.NEARLY_FULL:
-        s.append_record(records.KIND_GAME, bytes(records.TYPICAL[2]))
+    from companion.core.catalog import about
+
+    size = about("aqua_brunch")["record_bytes"]
+    while s.room(size) >= records.NEARLY_FULL:
+        s.append_record(records.KIND_GAME, bytes(size))
     msg = records.warning(s, 2)
     assert msg.startswith("Memory nearly full:") and "room for" in msg

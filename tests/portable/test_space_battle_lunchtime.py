@@ -3,7 +3,7 @@
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
-from shared_rules.space_battle_lunchtime import (
+from shared_rules.space_battle.rules import (
     best_serve,
     card_code,
     code_card,
@@ -178,8 +178,8 @@ def test_seven_card_hand_is_fast_enough():
 def test_seeded_engine_game_round_trips():
     # A whole score race on the engine (also on MicroPython): every state survives to_bytes.
     from shared_rules._compat import Rng
-    from shared_rules.space_battle_check import from_bytes
-    from shared_rules.space_battle_engine import SpaceBattle
+    from shared_rules.space_battle.check import from_bytes
+    from shared_rules.space_battle.engine import SpaceBattle
 
     rng = Rng(7)
     g = SpaceBattle(3, ["sweet", "sour", None])
@@ -202,3 +202,27 @@ def test_seeded_engine_game_round_trips():
         assert steps < 3000
     assert max(g.scores()) >= 21
     assert g.turns == [g.turns[0]] * 3
+
+
+def test_best_only_finds_the_same_best_serve_with_no_list():
+    # the race's best-serve tool asks for the best alone (a Pico's heap): the same option
+    from shared_rules._compat import Rng
+
+    rng = Rng(11)
+    names = ("bitter", "savory", "sour", "spicy", "sweet")
+    found = 0
+    for _ in range(120):
+        hand = [(names[rng.randrange(5)], 1 + rng.randrange(3)) for _ in range(rng.randrange(11))]
+        dishes = []
+        for _ in range(1 + rng.randrange(4)):
+            need = {names[rng.randrange(5)]: 1 + rng.randrange(4)}
+            gold = 3 + rng.randrange(4)
+            dishes.append((need, (gold, gold - 1, gold - 2)))
+        options, best = best_serve(hand, dishes)
+        alone = best_serve(hand, dishes, best_only=True)
+        assert alone[0] == [] and repr(alone[1]) == repr(best)
+        found += best is not None
+        # each set of cards once, by its first subset: no two options hold the same cards
+        seen = [(o.dish, sorted(hand[i] for i in o.cards)) for o in options]
+        assert len(seen) == len(set(repr(s) for s in seen))
+    assert found > 40

@@ -1,12 +1,11 @@
-"""The Space Battle Lunchtime race to 21 and serve check (shared_rules.space_battle_race):
+"""The Space Battle Lunchtime race to 21 and serve check (shared_rules.space_battle.race):
 the rulebook's serve examples, equal turns, the flavour tie-break, records and bad input.
 
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
 from shared_rules.protocol import TABLE, TERMINAL
-from shared_rules.space_battle_lunchtime import FLAVORS, serve_level
-from shared_rules.space_battle_race import (
+from shared_rules.space_battle.race import (
     FLAVOUR,
     MORE,
     BattleRace,
@@ -15,6 +14,7 @@ from shared_rules.space_battle_race import (
     requirement,
     totals_cards,
 )
+from shared_rules.space_battle.rules import FLAVORS, serve_level
 
 
 def vec(**kw):
@@ -125,3 +125,26 @@ def test_record_and_resume():
     assert h.to_bytes() == data
     for a in range(0, 222, 7):
         assert 0 < len(g.describe(a)) <= 18
+
+
+def test_the_start_player_plays_first_and_closes_each_round():
+    g = BattleRace(3, 2)  # the third seat starts
+    assert g.current_player() == 2
+    for a in (21, 4, 5):  # seat 2 reaches 21, then seats 0 and 1 have their turn
+        g.apply(a)
+    assert g.is_terminal() and g.winners() == [2]
+    h = BattleRace(3, 2)
+    for a in (21, 4):
+        h.apply(a)
+    assert h.current_player() == 1 and not h.is_terminal()  # seat 1 has not played yet
+    with raises(ValueError, "start player is one of the 3 players"):
+        BattleRace(3, 3)
+
+
+def test_a_record_from_before_the_start_player_starts_at_seat_0():
+    from shared_rules import games
+    from shared_rules.protocol import encode
+
+    old = encode(BattleRace.index, (3,), b"", [21, 4, 5])  # one setting: the player count
+    g = games.from_bytes(old)
+    assert g.params == (3, 0) and g.is_terminal() and g.winners() == [0]

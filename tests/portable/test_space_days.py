@@ -6,10 +6,10 @@ undo goes through the protocol (games.new("space_days", ...)).
 
 from _harness import raises
 from shared_rules import games
-from shared_rules import space_days_cards as sdc
-from shared_rules import space_days_game as sdg
 from shared_rules._compat import Rng
-from shared_rules.space_days import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays
+from shared_rules.space_days import cards as sdc
+from shared_rules.space_days import game as sdg
+from shared_rules.space_days.rules import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays
 
 DAY3 = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 

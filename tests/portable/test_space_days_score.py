@@ -1,13 +1,13 @@
-"""Space Days end-of-game scoring and "Can I play this here?" (shared_rules.space_days_score),
-checked against the engine (shared_rules.space_days).
+"""Space Days end-of-game scoring and "Can I play this here?" (shared_rules.space_days.score),
+checked against the engine (shared_rules.space_days.rules).
 
 Portable: runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
 from shared_rules.protocol import TABLE, TERMINAL
-from shared_rules.space_days import SpaceDays
-from shared_rules.space_days_cards import card_id
-from shared_rules.space_days_score import COUNT, DaysScore, fits
+from shared_rules.space_days.cards import card_id
+from shared_rules.space_days.rules import SpaceDays
+from shared_rules.space_days.score import COUNT, DaysScore, fits
 
 
 def enter(g, boards):
@@ -109,7 +109,7 @@ def test_can_i_play_here():
                                                   None, None, None)],
                       [[c] if c else [] for c in (None, "planet_killer", None, None, None,
                                                   None, None)]])
-    from shared_rules.space_days_legal import play_reason
+    from shared_rules.space_days.legal import play_reason
 
     for k in range(18):
         if k == sid("space_pirate"):
@@ -122,8 +122,8 @@ def test_can_i_play_here():
 def test_record_and_bad_settings():
     from shared_rules import games
 
-    with raises(ValueError, "2 to 5 players"):
-        DaysScore(6)
+    with raises(ValueError, "2 to 7 players"):
+        DaysScore(8)
     g = games.new("days_score", 2)
     enter(g, (A, B[:3]))
     data = games.record(g)
@@ -138,3 +138,31 @@ def test_record_and_bad_settings():
     while not h.is_terminal():
         h.apply(0)
     assert h.current_player() == TERMINAL and h.winners() == [0]
+
+
+def test_the_scoreboard_takes_as_many_players_as_the_engine():
+    from shared_rules import games
+    from shared_rules._compat import Rng
+    from shared_rules.space_days.cards import MAX_PLAYERS, MIN_PLAYERS
+
+    assert (MIN_PLAYERS, MAX_PLAYERS) == (2, 7)  # the limit docs/scoring.md states
+    for gid, name in (("space_days", "Space Days"), ("days_score", "Space Days scoring")):
+        for n in (MIN_PLAYERS - 1, MAX_PLAYERS + 1):
+            with raises(ValueError, name + " is for 2 to 7 players"):
+                games.new(gid, n)
+    # the most players: an engine game played at random, saved and replayed as it stands,
+    # and the scoreboard given its boards scores them as the engine does
+    rng = Rng(7)
+    e = games.new("space_days", MAX_PLAYERS)
+    for _ in range(400):
+        if e.is_terminal():
+            break
+        e.apply(rng.choice(e.legal_actions()))
+    assert games.replay(games.record(e)).to_bytes() == e.to_bytes()
+    assert games.from_bytes(e.to_bytes()).to_bytes() == e.to_bytes()
+    boards = e.engine.boards
+    g = DaysScore(MAX_PLAYERS)
+    for s in range(MAX_PLAYERS):
+        for d in range(7):
+            g.apply(boards[s][d][-1] + 1 if boards[s][d] else 0)
+    assert g.scores() == e.scores() and len(g.scores()) == MAX_PLAYERS

@@ -1,9 +1,12 @@
 """Space Lunch solo: the rulebook's sequences, every end condition, bad input, and undo and
 saves through the protocol (games.new("space_lunch", difficulty))."""
 
+import _space_lunch
+from _space_lunch import OPENING
+
 from _harness import raises
 from shared_rules import games
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
     EASY,
@@ -21,14 +24,9 @@ from shared_rules.space_lunch import (
     take,
 )
 
-OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]  # row 1: 1 2 3 / row 2: 4 5 6 / row 3: 7 8 9
-
 
 def opened(difficulty=EASY, cards=OPENING):
-    g = Solo(difficulty)
-    for t in cards:
-        g.apply(t)
-    return g
+    return _space_lunch.opened(Solo(difficulty), cards)
 
 
 def snapshot(g):
@@ -153,8 +151,7 @@ def test_persistence_victory_exactly_when_six_cards_are_left():
     rng = Rng(77)
     found = 0
     for _ in range(60):
-        deck = [t for t in range(1, 13) for _ in range(3)]
-        rng.shuffle(deck)
+        deck = _space_lunch.deck(rng)
         g = Solo(EASY)
         while not g.is_over():
             if g.pending:

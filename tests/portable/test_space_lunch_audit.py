@@ -1,9 +1,12 @@
 """Space Lunch rules audit: rulebook points the other tests leave implicit, each pinned by a
 concrete sequence of actions (the audit found no engine discrepancy)."""
 
+from _space_lunch import opened, refill
+
 from _harness import raises
 from shared_rules._compat import Rng
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.duel import Duel
+from shared_rules.space_lunch.rules import (
     AUTOMA_SEAT,
     HOT_DRINK,
     RETURN,
@@ -14,21 +17,21 @@ from shared_rules.space_lunch import (
     jelly_bubbles,
     take,
 )
-from shared_rules.space_lunch_duel import Duel
-
-OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
-def refill(g):
-    while g.pending:
-        g.apply(g.refills()[0])
+def five_hot_drinks_returned():
+    """A two-player game in which the first player has just returned five Hot Drinks."""
+    g = opened(Duel(0))
+    for row in [1, 3] * 5:
+        g.apply(take(g.pick + 1, row))
+        refill(g)
+    g.apply(RETURN + HOT_DRINK)
+    return g
 
 
 def test_hot_drink_may_remove_a_card_in_the_pick_column():
     # Only Jelly Bubbles and Chill Jar exclude the Pick column; Hot Drink takes any card.
-    g = Solo()
-    for t in OPENING:
-        g.apply(t)
+    g = opened(Solo())
     g.apply(hot_drink(1, 2))
     assert g.grid[cell(1, 2)] == 0 and g.bottom == [4] and g.deck == 28 and g.coupons == 1
     g.apply(10)
@@ -42,13 +45,7 @@ def test_hot_drink_may_remove_a_card_in_the_pick_column():
 def test_duel_coupon_instead_of_the_action_of_a_forced_return():
     # Five Hot Drinks returned: the Hot Drink action may follow, or the coupon instead, but
     # only one beverage action in the turn.
-    g = Duel(0)
-    for t in OPENING:
-        g.apply(t)
-    for row in [1, 3] * 5:
-        g.apply(take(g.pick + 1, row))
-        refill(g)
-    g.apply(RETURN + HOT_DRINK)
+    g = five_hot_drinks_returned()
     assert g.grant == HOT_DRINK
     off = (g.pick + 1) % 3 + 1
     assert chill_jar(off, 2) in g.legal_actions()
@@ -57,13 +54,7 @@ def test_duel_coupon_instead_of_the_action_of_a_forced_return():
 
 
 def test_duel_with_the_grant_used_no_second_action():
-    g = Duel(0)
-    for t in OPENING:
-        g.apply(t)
-    for row in [1, 3] * 5:
-        g.apply(take(g.pick + 1, row))
-        refill(g)
-    g.apply(RETURN + HOT_DRINK)
+    g = five_hot_drinks_returned()
     a, b = (g.pick + 1) % 3 + 1, (g.pick + 2) % 3 + 1
     g.apply(jelly_bubbles(a, 1, b, 1))  # the coupon: the grant is no longer usable
     with raises(ValueError, "one beverage action"):
@@ -94,7 +85,7 @@ def test_advice_sees_a_hot_drink_win_when_the_refill_is_known():
     # Two triplets and two of food 5; the deck is down to the 5 sent under it by Hot Drink.
     # A Hot Drink in the Pick column brings the 5 up and the take wins: advice must say so
     # even though a safe take exists.
-    from shared_rules.space_lunch_hints import WIN, advice, hints
+    from shared_rules.space_lunch.hints import WIN, advice, hints
 
     g = Solo()
     for a in (5, 4, 6, 1, 4, 6, 6, 2, 8, 20, 7, 13, 4, 22, 1, 13, 2, 21, 3, 13, 1, 26, 5, 13,

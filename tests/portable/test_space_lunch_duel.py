@@ -1,9 +1,13 @@
 """Space Lunch, two players: beverages, the forced return, coupons, both victories, tie-breaks;
 saves and undo through the protocol (games.new("space_lunch", 4, first))."""
 
+import _space_lunch
+from _space_lunch import OPENING, refill
+
 from _harness import raises
 from shared_rules import games
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.duel import Duel
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     CHILL_JAR,
     HOT_DRINK,
@@ -16,22 +20,10 @@ from shared_rules.space_lunch import (
     jelly_bubbles,
     take,
 )
-from shared_rules.space_lunch_duel import Duel
-
-OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def opened(first=0):
-    g = Duel(first)
-    for t in OPENING:
-        g.apply(t)
-    return g
-
-
-def refill(g):
-    """Enter the first allowed food for each waiting space."""
-    while g.pending:
-        g.apply(g.refills()[0])
+    return _space_lunch.opened(Duel(first))
 
 
 def snapshot(g):

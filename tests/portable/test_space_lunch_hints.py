@@ -1,6 +1,18 @@
 """Space Lunch solo hints: the Automa's next card, and every human action rated."""
 
-from shared_rules.space_lunch import (
+import _space_lunch
+
+from shared_rules.space_lunch.hints import (
+    DANGER,
+    LATER,
+    RISK,
+    SAFE,
+    WIN,
+    advice,
+    hints,
+    threat,
+)
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
     EASY,
@@ -12,25 +24,11 @@ from shared_rules.space_lunch import (
     jelly_bubbles,
     take,
 )
-from shared_rules.space_lunch_hints import (
-    DANGER,
-    LATER,
-    RISK,
-    SAFE,
-    WIN,
-    advice,
-    hints,
-    threat,
-)
-
-OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]  # row 1: 1 2 3 / row 2: 4 5 6 / row 3: 7 8 9
 
 
 def position(human=(), automa=()):
     """The opening grid, with the given (food, count) already taken by each side."""
-    g = Solo(EASY)
-    for t in OPENING:
-        g.apply(t)
+    g = _space_lunch.opened(Solo(EASY))
     for food, n in human:
         g.taken[HUMAN][food] = n
     for food, n in automa:
@@ -117,19 +115,13 @@ def test_advice_fits_small_screens_in_a_seeded_game():
     from shared_rules._compat import Rng
 
     rng = Rng(11)
-    deck = [t for t in range(1, 13) for _ in range(3)]
-    rng.shuffle(deck)
-    g = Solo(EASY)
-    seen = 0
-    while not g.is_over():
-        if g.pending:
-            g.apply(deck.pop(0))
-        elif g.turn == AUTOMA_SEAT:
-            g.apply(AUTOMA)
-        else:
-            if seen < 3:  # the full rating is slow on MicroPython: a few turns suffice here
-                assert len(advice(g)) <= 32 and len(advice(g, short=True)) <= 21
-            seen += 1
-            g.apply(g.legal_actions()[rng.randbelow(3)] if g.grid[g.pick] else
-                    g.legal_actions()[0])
-    assert seen >= 3
+    seen = [0]
+
+    def checked(g):
+        if seen[0] < 3:  # the full rating is slow on MicroPython: a few turns suffice here
+            assert len(advice(g)) <= 32 and len(advice(g, short=True)) <= 21
+        seen[0] += 1
+        return g.legal_actions()[rng.randbelow(3) if g.grid[g.pick] else 0]
+
+    _space_lunch.play_solo(EASY, rng, checked)
+    assert seen[0] >= 3

@@ -1,10 +1,14 @@
-"""Space Lunch device helpers (companion.core.space_lunch_view): the food wheel's start, the
+"""Space Lunch device helpers (companion.games.space_lunch.view): the food wheel's start, the
 cursor's stops, the coupon cursors, the suggested move and the words. Runs on CPython and on
 MicroPython (the lane)."""
 
-from companion.core import space_lunch_view as V
+import _space_lunch
+from _space_lunch import OPENING
+
+from companion.games.space_lunch import view as V
 from shared_rules._compat import Rng
-from shared_rules.space_lunch import (
+from shared_rules.space_lunch.duel import Duel
+from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
     EASY,
@@ -16,16 +20,10 @@ from shared_rules.space_lunch import (
     hot_drink,
     take,
 )
-from shared_rules.space_lunch_duel import Duel
-
-OPENING = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def opened(difficulty=EASY):
-    g = Solo(difficulty)
-    for t in OPENING:
-        g.apply(t)
-    return g
+    return _space_lunch.opened(Solo(difficulty))
 
 
 def test_steps_go_the_short_way_round():
@@ -144,28 +142,19 @@ def test_threat_lights_red():
 
 def test_suggest_is_legal_along_seeded_games():
     rng = Rng(7)
+
+    def suggested(g):
+        a = V.suggest(g)
+        assert a in g.legal_actions()
+        return a
+
     for d in range(4):
-        deck = [t for t in range(1, 13) for _ in range(3)]
-        rng.shuffle(deck)
-        g = Solo(d)
-        while not g.is_over():
-            if g.pending:
-                g.apply(deck.pop(0))
-            elif g.turn == AUTOMA_SEAT:
-                g.apply(AUTOMA)
-            else:
-                a = V.suggest(g)
-                assert a in g.legal_actions()
-                if a >= 30 and a < 40:
-                    deck.append(g.grid[a - 30])
-                g.apply(a)
+        g = _space_lunch.play_solo(d, rng, suggested)
         assert V.suggest(g) is None
 
 
 def test_two_player_coupon_stops():
-    g = Duel(0)
-    for t in OPENING:
-        g.apply(t)
+    g = _space_lunch.opened(Duel(0))
     assert V.stops(g)[-1] == V.COUPON
     g.apply(hot_drink(1, 1))
     g.apply(12)
@@ -190,30 +179,23 @@ def test_squeeze_keeps_a_phrase_whole():
 
 
 def test_evaluate_shares_the_ratings_and_agrees():
-    from shared_rules import space_lunch_hints as H
+    from shared_rules.space_lunch import hints as H
 
     rate = H.hints
     rng = Rng(21)
-    checked = 0
+    checked = [0]
+
+    def evaluated(g):
+        short = checked[0] % 2 == 1
+        got = V.evaluate(g, short=short)
+        assert got == (V.suggest(g), H.advice(g, short), V.leds(g))
+        assert H.hints is rate  # put back
+        checked[0] += 1
+        return got[0]
+
     for d in (0, 3):
-        deck = [t for t in range(1, 13) for _ in range(3)]
-        rng.shuffle(deck)
-        g = Solo(d)
-        while not g.is_over():
-            if g.pending:
-                g.apply(deck.pop(0))
-            elif g.turn == AUTOMA_SEAT:
-                g.apply(AUTOMA)
-            else:
-                got = V.evaluate(g, short=checked % 2 == 1)
-                assert got == (V.suggest(g), H.advice(g, checked % 2 == 1), V.leds(g))
-                assert H.hints is rate  # put back
-                checked += 1
-                a = got[0]
-                if 30 <= a < 40:
-                    deck.append(g.grid[a - 30])
-                g.apply(a)
-    assert checked > 10
+        _space_lunch.play_solo(d, rng, evaluated)
+    assert checked[0] > 10
 
 
 # --- the device's deal ----------------------------------------------------------------------

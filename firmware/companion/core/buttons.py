@@ -58,9 +58,6 @@ class Buttons:
         self._next = [0] * 5
         self._fired = [False] * 5
 
-    def is_down(self, button):
-        return self._down[button] is not None
-
     def reset(self):
         """Forget held buttons (a new screen must not inherit a half press)."""
         for i in range(5):

@@ -1,0 +1,117 @@
+"""The heap and time table from the real-CircuitPython lane (tests/cplane.py): every flow of
+bench/heap_flows.py on both display profiles, on CircuitPython 9.2.2's own interpreter in the
+rp2040js emulator, from the drive `lunchbox sync` builds (.mpy by default), with 24 KB held
+back from the start (LUNCHBOX_TRACE_HOLD), flows in parallel processes.
+
+    .venv/bin/python bench/cp_heap.py [--py] [--hold BYTES] [--jobs N] [--json OUT] [FLOW...]
+
+Per flow: whether it ran to its end with the bytes held (no MemoryError, no pystack, every
+step on the screen it names), the least heap left free beside them (gc.mem_free() after a
+collect, at every screen; "garbage": the least free before that collect), the slowest
+pass (press to refreshed screen, ms of emulated time at 125 MHz), and the game open (the OK
+on the menu to the game's first screen in its fresh VM, in seconds). Also: power-on to the
+menu. docs/firmware.md's table is this output.
+"""
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import cplane  # noqa: E402
+import heap_flows  # noqa: E402
+
+PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+
+
+def opens(run):
+    """Seconds from each press that started a game's VM to that game's first screen."""
+    out = []
+    last_key = None
+    for e in run.events:
+        if e["t"] == "key" and not e["word"].startswith(("mark:", "wait:", "shot:")):
+            last_key = e
+        elif e["t"] == "line" and last_key is not None and e["boot"] == last_key["boot"]:
+            m = cplane._LBX.search(e["text"])
+            if m and m.group(1) == "0" and m.group(2) != "MainMenu" and e["emu"] > 5:
+                out.append(round(e["emu"] - last_key["emu"] - 0.05, 2))
+    return out
+
+
+def one(job):
+    flow_name, profile, mpy, hold = job
+    flow = next(f for f in heap_flows.FLOWS if f["flow"] == flow_name)
+    displays = flow.get("displays", ("st7789", "ssd1306"))
+    drv = "st7789" if "display" in profile else "ssd1306"
+    if drv not in displays:
+        return None
+    r = cplane.run_flow(flow, profile, mpy=mpy, hold=hold)
+    passes = r.run.passes
+    return {
+        "flow": flow_name, "profile": profile, "mpy": mpy, "hold": hold,
+        "complete": r.complete, "error": r.run.error, "crashes": r.run.crashes[:2],
+        "least_free": min((p.free for p in passes), default=None),
+        "least_pre": min((p.pre for p in passes), default=None),
+        "slowest_ms": max((p.ms for p in passes if p.handled), default=None),
+        "median_ms": sorted(p.ms for p in passes)[len(passes) // 2] if passes else None,
+        "menu_s": r.run.menu_s, "open_s": opens(r.run),
+        "rows": r.rows,
+    }
+
+
+def markdown(results):
+    """The table docs/firmware.md shows."""
+    out = ["| flow | display | ends with 24 KB held | least free beside it | slowest pass | "
+           "median pass | game opens |", "|---|---|---|---:|---:|---:|---|"]
+    for r in results:
+        out.append("| {} | {} | {} | {:.1f} KB | {} ms | {} ms | {} |".format(
+            r["flow"], "st7789" if "display" in r["profile"] else "ssd1306",
+            "yes" if r["complete"] else "**no**", (r["least_free"] or 0) / 1024,
+            r["slowest_ms"], r["median_ms"],
+            ", ".join("{} s".format(s) for s in r["open_s"]) or "-"))
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("flows", nargs="*")
+    ap.add_argument("--py", action="store_true", help=".py files, not .mpy")
+    ap.add_argument("--hold", type=int, default=cplane.HOLD)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--json", metavar="OUT")
+    ap.add_argument("--profile", choices=PROFILES)
+    a = ap.parse_args(argv)
+    names = a.flows or [f["flow"] for f in heap_flows.FLOWS]
+    profiles = [a.profile] if a.profile else PROFILES
+    jobs = [(n, p, not a.py, a.hold) for n in names for p in profiles]
+    with ProcessPoolExecutor(a.jobs) as ex:
+        results = [r for r in ex.map(one, jobs) if r is not None]
+    print("CircuitPython 9.2.2 (rp2040js), {}, {} B held back".format(
+        ".py" if a.py else ".mpy", a.hold))
+    print("{:30} {:18} {:>5} {:>8} {:>8} {:>7} {:>7}  {}".format(
+        "flow", "profile", "ends", "free", "garbage", "slow ms", "med ms", "opens s"))
+    for r in results:
+        print("{:30} {:18} {:>5} {:>8} {:>8} {:>7} {:>7}  {}".format(
+            r["flow"], r["profile"], "yes" if r["complete"] else "NO",
+            r["least_free"] or "-", r["least_pre"] or "-", r["slowest_ms"] or "-",
+            r["median_ms"] or "-", " ".join(str(s) for s in r["open_s"]) or "-"))
+        if not r["complete"]:
+            print("   ", r["error"] or "", (r["crashes"] or [""])[0].replace("\n", " | ")[:300])
+    menus = [r["menu_s"] for r in results if r["menu_s"]]
+    if menus:
+        print("power-on to menu: {:.2f}-{:.2f} s".format(min(menus), max(menus)))
+    if a.json:
+        Path(a.json).write_text(json.dumps(results, indent=1))
+    print()
+    print(markdown(results))
+    return 0 if all(r["complete"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,261 @@
+# The turn clock's state (portable): each seat's time in integer milliseconds from the app's
+# clock (hw.clock(): wrapping ticks, compared through ``ticks_diff``), never floats. Loaded
+# only when a clock is on, or the saved game has one (docs/records.md, "The turn clock").
+# Comments rather than docstrings: the heap bench counts docstrings, and this module is in
+# memory for the whole game.
+#
+# Two modes: COUNT_UP (each seat's time so far) and CHESS (each seat starts with the limit and
+# gets the bonus for every turn it completes; what is shown is what is left). Per seat:
+# ``bank`` where it stood at the last record (CHESS: ms left; COUNT_UP: ms used), ``used`` ms
+# used since then, ``turns`` completed since then. ``record`` gives (seconds, turns) a seat
+# and starts them again from the bank, so each game of a Let's Do Lunch match has its own
+# times while a chess clock's time runs on across the match.
+#
+# The state's bytes, every number in 7-bit groups, low first (high bit: more follows):
+# version (1), mode (bit 7: paused), seats n, running seat (255: none), limit s, bonus s,
+# then per seat: bank (zigzag: a seat past its chess time is negative), used, turns.
+#
+# A saved game with a clock is SAVED, the state's length, the state, the game's record
+# (``wrap`` / ``unwrap``); ``Saves`` is the store as the screens see it then. A finished
+# game's envelope with the times (core/records.py's format 1 as format 2, ``timed``) has,
+# after the names, the number of seats timed and each one's seconds and turns as numbers
+# (core/clockrec.py reads it).
+
+from shared_rules._compat import const
+
+from .clockset import CHESS, COUNT_UP
+
+NONE = const(255)  # no seat's clock runs
+MAX_SEATS = const(7)
+WARN_MS = const(60000)  # CHESS: the last minute, when the LEDs warn
+SAVED = const(0xC7)  # the first byte of a save with a clock (a record starts with its format)
+_VERSION = const(1)
+_PAUSED = const(0x80)
+
+
+def put_num(out, v):
+    while v > 127:
+        out.append(0x80 | (v & 127))
+        v >>= 7
+    out.append(v)
+
+
+def get_num(data, pos):
+    # (value, next position); ValueError when the number is cut short
+    v = 0
+    shift = 0
+    while True:
+        if pos >= len(data) or shift > 35:
+            raise ValueError("turn clock: a number is cut short")
+        b = data[pos]
+        pos += 1
+        v |= (b & 127) << shift
+        shift += 7
+        if not b & 128:
+            return v, pos
+
+
+class TurnClock:
+    __slots__ = ("mode", "limit", "bonus", "seat", "paused", "since", "bank", "used", "turns")
+
+    def __init__(self, mode, limit_s, bonus_s, n):
+        if mode != COUNT_UP and mode != CHESS:
+            raise ValueError("turn clock: unknown mode {}".format(mode))
+        if not 1 <= n <= MAX_SEATS:
+            raise ValueError("turn clock: {} seats".format(n))
+        self.mode = mode
+        self.limit = limit_s
+        self.bonus = bonus_s if mode == CHESS else 0
+        self.seat = NONE
+        self.paused = False
+        self.since = 0
+        self.bank = [self._start()] * n
+        self.used = [0] * n
+        self.turns = [0] * n
+
+    def _start(self):
+        return self.limit * 1000 if self.mode == CHESS else 0
+
+    def seats(self, n):
+        # make it n seats (a scoreboard's player count, chosen after it started)
+        if not 1 <= n <= MAX_SEATS:
+            return
+        while len(self.used) < n:
+            self.bank.append(self._start())
+            self.used.append(0)
+            self.turns.append(0)
+        del self.bank[n:], self.used[n:], self.turns[n:]
+        if self.seat != NONE and self.seat >= n:
+            self.seat = NONE
+
+    def running(self):
+        return self.seat != NONE and not self.paused
+
+    def settle(self, now, diff):
+        # count the running seat's time up to now
+        if self.running():
+            self.used[self.seat] += diff(now, self.since)
+        self.since = now
+
+    def turn(self, seat, now, diff):
+        # the turn is seat's from now; the seat whose clock ran has completed a turn
+        if seat == self.seat or not 0 <= seat < len(self.used):
+            return False
+        self.settle(now, diff)
+        if self.seat != NONE:
+            self.turns[self.seat] += 1
+        self.seat = seat
+        return True
+
+    def next_seat(self):
+        return 0 if self.seat == NONE else (self.seat + 1) % len(self.used)
+
+    def pause(self, now, diff):
+        self.settle(now, diff)
+        self.paused = True
+
+    def resume(self, now):
+        self.since = now
+        self.paused = False
+
+    def stop(self, now, diff):
+        # the game is over: the running seat's last turn is complete; nothing runs
+        self.settle(now, diff)
+        if self.seat != NONE:
+            self.turns[self.seat] += 1
+        self.seat = NONE
+
+    def shown(self, seat, now, diff):
+        # the ms a seat's clock shows: CHESS what is left (below 0 past the time), COUNT_UP
+        # the time used
+        used = self.used[seat]
+        if seat == self.seat and not self.paused:
+            used += diff(now, self.since)
+        if self.mode == CHESS:
+            return self.bank[seat] + self.bonus * 1000 * self.turns[seat] - used
+        return self.bank[seat] + used
+
+    def record(self, now, diff):
+        # [(seconds, turns)] a seat since the last record; the next counts from here
+        self.settle(now, diff)
+        out = []
+        for s in range(len(self.used)):
+            out.append(((self.used[s] + 500) // 1000, self.turns[s]))
+            self.bank[s] = self.shown(s, now, diff)
+            self.used[s] = 0
+            self.turns[s] = 0
+        return out
+
+    def to_bytes(self, now, diff):
+        self.settle(now, diff)
+        out = bytearray((_VERSION, self.mode | (_PAUSED if self.paused else 0),
+                         len(self.used), self.seat))
+        put_num(out, self.limit)
+        put_num(out, self.bonus)
+        for s in range(len(self.used)):
+            b = self.bank[s]
+            put_num(out, b << 1 if b >= 0 else ((-b) << 1) - 1)
+            put_num(out, self.used[s])
+            put_num(out, self.turns[s])
+        return bytes(out)
+
+    @classmethod
+    def from_bytes(cls, data, now):
+        # the clock as saved, running from now (if it ran); ValueError for other bytes
+        if len(data) < 6 or data[0] != _VERSION:
+            raise ValueError("turn clock: unknown version or too short")
+        n = data[2]
+        limit, pos = get_num(data, 4)
+        bonus, pos = get_num(data, pos)
+        c = cls(data[1] & 127, limit, bonus, n)
+        c.paused = bool(data[1] & _PAUSED)
+        seat = data[3]
+        if seat != NONE and seat >= n:
+            raise ValueError("turn clock: running seat {} of {}".format(seat, n))
+        c.seat = seat
+        for s in range(n):
+            b, pos = get_num(data, pos)
+            c.bank[s] = b >> 1 if not b & 1 else -((b + 1) >> 1)
+            c.used[s], pos = get_num(data, pos)
+            c.turns[s], pos = get_num(data, pos)
+        if pos != len(data):
+            raise ValueError("turn clock: {} bytes too many".format(len(data) - pos))
+        c.since = now
+        return c
+
+
+def text(ms, mode, short=False):
+    # the time as the clock shows it: "9:58" (CHESS rounds up: 0:00 is out of time, past it
+    # "-0:12"); short: at most 4 characters, "10m", "45s" under a minute, "-2m"
+    neg = ms < 0
+    if neg:
+        ms = -ms
+    up = mode == CHESS and not neg
+    s = (ms + 999) // 1000 if up else ms // 1000
+    sign = "-" if neg else ""
+    if not short:
+        return "{}{}:{:02d}".format(sign, s // 60, s % 60)
+    if s < 60:
+        return "{}{}s".format(sign, s)
+    return "{}{}m".format(sign, (s + 59) // 60 if up else s // 60)
+
+
+def wrap(state, record):
+    # the save of a game with a clock
+    return bytes((SAVED, len(state))) + state + record
+
+
+def unwrap(payload):
+    # (clock state or None, record) of a saved game
+    if len(payload) < 2 or payload[0] != SAVED:
+        return None, payload
+    n = payload[1]
+    return bytes(payload[2:2 + n]), bytes(payload[2 + n:])
+
+
+def timed(env, times):
+    # the format 2 envelope: env (format 1, core/records.py) with times, a (seconds, turns)
+    # a seat, after its names
+    at = 6
+    for _ in range(env[5]):
+        at += 1 + env[at]
+    out = bytearray((2,))
+    out.extend(env[1:at])
+    out.append(len(times))
+    for t in times:
+        put_num(out, t[0])
+        put_num(out, t[1])
+    out.extend(env[at:])
+    return bytes(out)
+
+
+class Saves:
+    # The store as the screens see it while a saved game may carry a clock: load_game gives
+    # the record alone (what each game's code reads), clock_of the clock saved with a record,
+    # and save_game saves through wrap(game_id, payload) (the running clock's:
+    # companion/clock.py) when it is set; everything else is the store's.
+
+    def __init__(self, store):
+        self.store = store
+        self.wrap = None
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+    def load_game(self):
+        g = self.store.load_game()
+        if g is None:
+            return None
+        return g[0], unwrap(g[1])[1]
+
+    def save_game(self, game_id, payload):
+        w = self.wrap
+        return self.store.save_game(game_id, payload if w is None else w(game_id, payload))
+
+    def clock_of(self, game_id, record):
+        # the clock state saved with record of game_id, or None
+        g = self.store.load_game()
+        if g is None or g[0] != game_id:
+            return None
+        state, saved = unwrap(g[1])
+        return state if saved == record else None

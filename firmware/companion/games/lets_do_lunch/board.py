@@ -1,0 +1,217 @@
+"""The Let's Do Lunch board: 7 x 7 cells as one TileGrid over a small sheet of cell pictures.
+
+Every cell is one tile index, so a change (a placement, the lit column, the cursor) is a few
+index assignments and displayio redraws only those cells; the pictures are drawn once, when the
+widget is made. Player 0 (A) is filled, player 1 (B) hollow on the mono display (beige and
+brown on the colour one), so the sides differ without colour. The River (column 6) has its
+own background; the rolled column is lit (inverse on mono); the cursor shows the piece that
+would be placed; the last placement carries a dot; eaten cannibals stay as crosses until the
+next action.
+"""
+
+import displayio
+
+from companion.ui import rect
+
+# palette entries
+_BG = 0
+_GRID = 1
+_RIVER = 2
+_LIT = 3
+_A = 4
+_B = 5
+_GHOST = 6
+_CUR = 7
+
+# backgrounds
+NORMAL = 0
+RIVER = 1
+LIT = 2
+# contents of a tile, per background
+EMPTY = 0
+A = 1
+B = 2
+GHOST_A = 3
+GHOST_B = 4
+LAST_A = 5
+LAST_B = 6
+_PER_BG = 7
+CURSOR_A = 3 * _PER_BG
+CURSOR_B = CURSOR_A + 1
+_TILES = CURSOR_B + 1
+
+COLORS = (0x000000, 0x505050, 0x0B2A5C, 0x5C4A00, 0xF2D39B, 0xC0702E, 0xFF4136, 0xFFC61A)
+RIVER_COLUMN = 6
+# 3..9 in a 3x5 font, rows top to bottom, 3 bits each
+_DIGITS = (0b111001111001111, 0b101101111001001, 0b111100111001111, 0b111100111101111,
+           0b111001001001001, 0b111101111101111, 0b111101111001111)
+
+
+def cell_size(d):
+    """Pixels per cell: the mono board fills the height (7 x 9 = 63 + 1); the colour one
+    leaves a row for the column numbers above it."""
+    if d.mono:
+        return (d.height - 1) // 7
+    return min(16, (d.height - 14) // 7)
+
+
+class BoardWidget:
+    """``show(cells, lit, last, eaten, cursor, mover)``: cells is the engine's 49-byte board
+    (0 empty, 1 player 0, 2 player 1, index (row-1)*7 + column-3)."""
+
+    def __init__(self, d, left=0, top=None):
+        self.d = d
+        s = self.cell = cell_size(d)
+        labels = not d.mono
+        if top is None:
+            top = 13 if labels else 0
+        self.group = displayio.Group()
+        pal = displayio.Palette(8)
+        for i in range(8):
+            pal[i] = COLORS[i]
+        if d.mono:
+            for i in range(8):
+                pal[i] = 0 if i == _BG else 0xFFFFFF
+        self.sheet = displayio.Bitmap(s * _TILES, s, 8)
+        for t in range(_TILES):
+            self._draw_tile(t)
+        self.grid = displayio.TileGrid(self.sheet, pixel_shader=pal, width=7, height=7,
+                                       tile_width=s, tile_height=s, x=left, y=top)
+        self.group.append(self.grid)
+        # the grid's right and bottom edges (each tile draws only its left and top edge)
+        edge = 0xFFFFFF if d.mono else COLORS[_GRID]
+        self.group.append(rect(left + 7 * s, top, 1, 7 * s + 1, edge))
+        self.group.append(rect(left, top + 7 * s, 7 * s, 1, edge))
+        self.width = 7 * s + 1
+        self.header = None
+        if labels:
+            # the column numbers, drawn into one small bitmap (seven labels would cost ~5 KB)
+            self.header = displayio.Bitmap(7 * s, top - 1, 4)
+            hp = displayio.Palette(4)
+            for i, c in enumerate((d.BG, d.DIM, d.ACCENT, d.SEL_BG)):
+                hp[i] = c
+            self.group.append(displayio.TileGrid(self.header, pixel_shader=hp, x=left, y=0))
+        self.tiles = bytearray(49)
+        self._lit = None
+        self._drawn = -1  # the lit column the header shows
+        for i in range(49):
+            self.tiles[i] = self._base(i % 7)
+            self.grid[i % 7, i // 7] = self.tiles[i]
+
+    # drawing the sheet (once)
+
+    def _draw_tile(self, t):
+        d = self.d
+        mono = d.mono
+        s = self.cell
+        b = self.sheet
+        x0 = t * s
+        cursor = t >= CURSOR_A
+        if cursor:
+            bg, what = LIT, t - CURSOR_A + 1
+        else:
+            bg, what = t // _PER_BG, t % _PER_BG
+        back = (_BG, _RIVER, _LIT)[bg]
+        grid = _GRID
+        ink = None  # the piece's colour when not its own (mono: inverse video)
+        if mono:
+            if bg == RIVER:
+                back = _BG  # the River: a sparse dot pattern below
+            if bg == LIT and not cursor:
+                grid = _BG
+                ink = _BG
+            if cursor:
+                back = _BG  # a dark hole in the lit column, the piece to come inside
+        for y in range(s):
+            for x in range(s):
+                v = back
+                if x == 0 or y == 0:
+                    v = grid
+                    if mono and grid != _BG and (x + y) % 2:
+                        v = _BG  # dotted grid lines on mono
+                elif mono and bg == RIVER and y % 2 == 0 and (x + y) % 4 == 0:
+                    v = _RIVER
+                b[x0 + x, y] = v
+        if what == EMPTY:
+            return
+        player = (what - 1) % 2
+        piece = ink if ink is not None else (_A, _B)[player]
+        size = s - 4
+        if mono and cursor:
+            size = s - 6  # a small preview: the hole around it shows where it goes
+        r2 = size * size  # radius size/2, in doubled coordinates
+        inner2 = (size - 2) * (size - 2)  # a hollow piece keeps a one-pixel ring
+        ghost = what == GHOST_A or what == GHOST_B
+        for y in range(1, s):
+            for x in range(1, s):
+                dx = 2 * x - s
+                dy = 2 * y - s
+                q = max(dx * dx, dy * dy) if mono else dx * dx + dy * dy  # mono: squares
+                if ghost:
+                    if (dx == dy or dx == -dy) and q <= r2:
+                        b[x0 + x, y] = ink if ink is not None else _GHOST
+                elif q <= r2:
+                    hollow = mono and player == 1 and q <= inner2
+                    b[x0 + x, y] = back if hollow else piece
+        if cursor and not mono:
+            for y in range(1, s):
+                for x in range(1, s):
+                    if x < 3 or y < 3 or x > s - 3 or y > s - 3:
+                        b[x0 + x, y] = _CUR
+        if what == LAST_A or what == LAST_B:
+            if mono:
+                # four corner dots around the piece (a dot inside would blur filled/hollow)
+                for x, y in ((1, 1), (s - 1, 1), (1, s - 1), (s - 1, s - 1)):
+                    b[x0 + x, y] = piece
+            else:
+                c = s // 2
+                for y in range(c - 1, c + 2):
+                    for x in range(c - 1, c + 2):
+                        b[x0 + x, y] = back
+
+    # showing a position
+
+    def _base(self, x):
+        if x == self._lit:
+            return LIT * _PER_BG
+        return RIVER * _PER_BG if x + 3 == RIVER_COLUMN else NORMAL * _PER_BG
+
+    def show(self, cells, lit=None, last=None, eaten=(), cursor=None, mover=0):
+        """lit: the column (3..9) to light; last: the cell index placed last; eaten: (index,
+        owner) pairs shown as crosses; cursor: a cell index where ``mover``'s piece would go."""
+        self._lit = None if lit is None else lit - 3
+        ghosts = {}
+        for i, owner in eaten:
+            ghosts[i] = owner
+        for i in range(49):
+            x = i % 7
+            base = self._base(x)
+            v = cells[i]
+            if i == cursor and not v:
+                t = CURSOR_A + mover
+            elif v:
+                t = base + (LAST_A if i == last else A) + v - 1
+            elif i in ghosts:
+                t = base + GHOST_A + ghosts[i]
+            else:
+                t = base
+            if self.tiles[i] != t:
+                self.tiles[i] = t
+                self.grid[x, i // 7] = t
+        if self.header is not None and self._drawn != self._lit:
+            self._drawn = self._lit
+            for x in range(7):
+                self._digit(x, 3 if x == self._lit else (2 if x + 3 == RIVER_COLUMN else 1))
+
+    def _digit(self, x, color):
+        """Column number x + 3 in a 3x5 font at twice the size, centred over the column."""
+        bits = _DIGITS[x]
+        b = self.header
+        x0 = x * self.cell + (self.cell - 6) // 2 + 1
+        y0 = (b.height - 10) // 2
+        for r in range(5):
+            for c in range(3):
+                v = color if bits >> (14 - 3 * r - c) & 1 else 0
+                for dy in (0, 1):
+                    for dx in (0, 1):
+                        b[x0 + 2 * c + dx, y0 + 2 * r + dy] = v

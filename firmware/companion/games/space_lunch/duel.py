@@ -1,0 +1,141 @@
+"""Space Lunch for two players: the device keeps the table (grid, deck, beverage stacks, both
+players' cards, beverages and coupons), says whose turn it is, and judges the end with the full
+tie-break. Same grid, cursor and food wheel as the solo game (space_lunch_table); the panel
+shows each player's sets, beverages (Hot Drink, Jelly Bubbles, Chill Jar) and coupon.
+
+At five beverages the turn starts with the forced return: prev/next choose the type, OK
+returns it (three or more returned: that action may follow, free).
+"""
+
+import displayio
+
+from companion.core.buttons import NEXT, OK, PREV
+from companion.ui import text
+from shared_rules.space_lunch.actions import RETURN, where
+
+from . import view as V
+from .table import SpaceLunchScreen
+
+SHORT = ("Hot Drink", "Jelly", "Chill Jar")
+# the end screen's second line (at most 19 characters: the colour display's dialog)
+REASONS = {"triplets": "three triplets", "doubles": "more pairs",
+           "coupon": "tie: coupon unused", "beverages": "tie: more drinks",
+           "shared": "tied all the way"}
+
+
+class DuelScreen(SpaceLunchScreen):
+    def _panel(self, d, lay):
+        g = displayio.Group()
+        n = 3 if d.mono else 6
+        for i in range(n):
+            lab = text(d, "", lay.panel, lay.top + i * 12 + 6 + (0 if d.mono else 2), d.FG, 1)
+            self.stat.append(lab)
+            g.append(lab)
+        return g
+
+    def names(self):
+        return self.app.settings.names[:2]
+
+    def _reset(self):
+        super()._reset()
+        e = self.e
+        if not e.is_over() and not e.pending and e.must_return():
+            self.stops = [RETURN + t for t in range(3) if e.drinks[e.turn][t]]
+            self.sel = 0
+
+    def _stats(self):
+        e = self.e
+        names = self.names()
+        out = []
+        for s in (0, 1):
+            dr = e.drinks[s]
+            flag = "" if e.coupon_used[s] else " C"
+            if self.d.mono:
+                out.append("{} {}t{}p{}".format(names[s][:3], e.triplets(s), e.pairs(s), flag))
+            else:
+                out.append("{} {}t {}p{}".format(names[s], e.triplets(s), e.pairs(s), flag))
+                out.append("  H{} J{} C{}".format(dr[0], dr[1], dr[2]))
+        if self.d.mono:
+            out.append("Deck {}".format(e.deck))
+        else:
+            out.append("Stacks H{} J{} C{}".format(e.stack(0), e.stack(1), e.stack(2)))
+            out.append("Deck {}".format(e.deck))
+        return out
+
+    def draw(self):
+        e = self.e
+        d = self.d
+        self.grid.tokens(e.pick, None)
+        names = self.names()
+        cursor = -1
+        if e.is_over():
+            title, line = self.end_lines()
+        elif e.pending:
+            cursor = e.pending[0]
+            title, line = self.entry_lines()
+        elif e.must_return():
+            t = self.stops[self.sel % len(self.stops)] - RETURN
+            title = "{}: 5 drinks".format(names[e.turn])
+            line = "Return {} x{}".format(SHORT[t], e.drinks[e.turn][t])
+            if not d.mono:
+                line += ": OK"
+        else:
+            title, line, cursor = self._turn_lines()
+        if d.mono and not e.is_over() and not e.pending and line == "OK: take":
+            line = "H J C: {} {} {} | {} {} {}".format(*(e.drinks[0] + e.drinks[1]))
+        self.draw_grid(cursor, -1)
+        self.bar.set(title)
+        self._line(line)
+        def color_of(i):  # the seat to move in the accent colour
+            seat = i if d.mono else i // 2
+            return d.ACCENT if seat == e.turn and seat < 2 and not e.is_over() else d.FG
+
+        self.wheel_or_panel(color_of)
+
+    def _turn_lines(self):
+        e = self.e
+        name = self.names()[e.turn]
+        if self.coupon is not None or self.options is not None:
+            return self.coupon_lines()
+        stop = self.stops[self.sel % len(self.stops)] if self.stops else -1
+        if stop == V.COUPON:
+            return "{}: beverage".format(name), "OK: choose the action", -1
+        line = "OK: take" if self.d.mono else "OK: take  </>: move"
+        return "{} {} ({})".format(name, where(stop), e.grid[stop]), line, stop
+
+    def turn_button(self, button):
+        e = self.e
+        if e.must_return():
+            if button in (PREV, NEXT):
+                self.move(button, len(self.stops))
+            elif button == OK:
+                self.act(self.stops[self.sel % len(self.stops)])
+            return
+        super().turn_button(button)
+
+    def coupon_menu(self):
+        e = self.e
+        options = []
+        for i in range(3):
+            kind = V.KINDS[i]
+            for paid in (False, True):
+                if V.kind_cells(e, kind, -1, paid):
+                    how = "coupon"
+                    if paid:
+                        how = "free" if e.grant == i else "drinks"  # i: the beverage type
+                    options.append(("{}: {}".format(SHORT[i], how), kind, paid))
+        self.choose_action(options)
+
+    def result_lines(self):
+        e = self.e
+        names = self.names()
+        if e.winner == 2:
+            return ["Shared victory", REASONS["shared"]]
+        why = REASONS.get(e.reason, e.reason)
+        if e.reason == "doubles":
+            why = "more pairs ({} to {})".format(e.pairs(e.winner), e.pairs(1 - e.winner))
+        elif e.reason == "beverages":
+            why = "tie: drinks {} to {}".format(sum(e.drinks[e.winner]),
+                                               sum(e.drinks[1 - e.winner]))
+        return ["{} wins".format(names[e.winner]), why]
+

@@ -1,0 +1,137 @@
+"""Space Lunch on the device: the entry point, the new-game list (difficulty or two players,
+the Hints and Cards switches, the same two as in Settings) and "Who starts?".
+
+One screen shows the whole table: the grid by food with the Pick and Solo tokens, the
+Automa's next card framed, both sides' sets against what they need, the deck and coupons, a
+top line saying what to do and a bottom line with the hint. What the buttons do follows the
+game's state (docs/space-lunch.md, "On the device"):
+
+- a card to enter (the opening nine, every refill): prev/next turn the food wheel, OK enters;
+- the human's turn: prev/next move a cursor over the cards that may be taken (and a "coupon"
+  stop), OK takes; on the coupon stop OK lets prev/next choose the action, then the same
+  cursor picks its card(s); Back steps out of a coupon;
+- the Automa's turn: its card is framed; after moving it the player enters the refill on the
+  same screen, so one OK does both (just OK when the deck is empty).
+A long Back (or the fifth button) undoes one step at a time (GameScreen).
+"""
+
+from companion.screens import ListScreen
+from shared_rules import games
+from shared_rules.space_lunch.actions import DIFFICULTIES
+
+from . import view as V
+from .view import seed_of, seed_params  # noqa: F401 (the deal seed; kept here for callers)
+
+GAME_ID = "space_lunch"
+MODE_DUEL = 4
+DEAL_SEED = [None]  # tests set the seed of the next dealt game; the device uses os.urandom
+
+
+def open(app, payload=None):  # the game-module entry point name (shadows open())
+    # the hints' module first, while the heap is emptiest: compiling it on the Pico needs
+    # ~29 KB free for a moment, more than is left once the game is on screen
+    # (bench/firmware_memory.py)
+    import shared_rules.space_lunch.hints  # noqa: F401
+    if payload is None:
+        app.push(SetupScreen(app))
+        return
+    app.push(screen_for(app, games.from_bytes(payload)))  # ValueError: the menu says so
+    _let_go()
+
+
+def start(app, game):
+    """The new-game lists give way to ``game``'s screen: they leave the stack first, and the
+    screen is built once this press is handled (app.later), when nothing refers to the lists
+    any more, so the heap they held is free for it (the screen's modules are imported then
+    too: on a Pico the two together do not fit beside the lists)."""
+
+    def build():
+        app.push(screen_for(app, game))
+        _let_go()
+
+    app.home(lambda: app.later(build))
+
+
+def _let_go():
+    """The game's screen is up: this module (the lists before it) is not needed again until
+    a new game, which imports it again (loader.open_game), so on the device it leaves the heap
+    to the game. The function running now keeps it until it returns."""
+    import sys
+
+    if sys.implementation.name == "cpython":
+        return  # a PC has the room, and tests set DEAL_SEED here
+    sys.modules.pop(__name__, None)
+    try:  # the package keeps it as an attribute too
+        delattr(sys.modules["companion.games.space_lunch"], "entry")
+    except (AttributeError, KeyError):
+        pass
+
+
+def screen_for(app, game):
+    """The game's screen: solo (modes 0-3) or two players (mode 4)."""
+    if game.solo():
+        from .solo import SoloScreen
+
+        return SoloScreen(app, game)
+    from .duel import DuelScreen
+
+    return DuelScreen(app, game)
+
+
+def new(app, mode, first=0):
+    """A new game. When the device deals the cards (Settings > Lunch cards), the deal's seed
+    goes into the game's parameters, so the record can deal every card again."""
+    if not app.settings.deal:
+        return games.new(GAME_ID, mode, first)
+    seed = DEAL_SEED[0]
+    if seed is None:
+        import os
+
+        seed = int.from_bytes(os.urandom(4), "big")
+    return games.new(GAME_ID, mode, first, *seed_params(seed or 1))
+
+
+class SetupScreen(ListScreen):
+    """New game: the four solo difficulties (coupons and the pairs the Automa needs beside
+    each) and the two-player game."""
+
+    title = "Space Lunch"
+
+    def items(self):
+        return [row[0] for row in DIFFICULTIES] + ["Two players", "Hints", "Cards"]
+
+    def marks(self):
+        s = self.app.settings
+        return [V.setup_mark(i) for i in range(4)] + [
+            "", "on" if s.hints else "off", "dealt" if s.deal else "typed"]
+
+    def activate(self, index):
+        app = self.app
+        if index >= 5:
+            # the switches of Settings (kept there): one press flips one
+            s = app.settings
+            if index == 5:
+                s.hints = not s.hints
+            else:
+                s.deal = not s.deal
+            app.save_settings()
+            self.refresh_items()
+            return
+        if index < 4:
+            start(app, new(app, index))
+            return
+        app.push(FirstPlayer(app))
+
+
+class FirstPlayer(ListScreen):
+    """Two players: who starts (the one who ate at a restaurant most recently)."""
+
+    title = "Who starts?"
+
+    def items(self):
+        return self.app.settings.names[:2]
+
+    def activate(self, index):
+        start(self.app, new(self.app, MODE_DUEL, index))
+
+

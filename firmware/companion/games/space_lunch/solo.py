@@ -1,0 +1,156 @@
+"""Space Lunch solo: the human against the Automa. The side panel shows both sides' sets
+against what each needs, the deck and the coupons; the bottom line the hint; the LEDs turn red
+on a threat and green when a take wins. With hints off (Settings) there is no suggestion, no
+advice and no threat warning, in words or on the LEDs."""
+
+import displayio
+
+from companion.ui import text
+from shared_rules.space_lunch.actions import AUTOMA_SEAT, DIFFICULTIES, decode, where
+
+from . import view as V
+from .table import SpaceLunchScreen
+
+RED = (255, 0, 0)
+GREEN = (0, 200, 0)
+
+
+class SoloScreen(SpaceLunchScreen):
+    def _panel(self, d, lay):
+        g = displayio.Group()
+        if d.mono:
+            rows = ((1, 0), (1, 1), (1, 2))
+        else:
+            rows = ((2, 0), (1, 24), (2, 36), (1, 60), (1, 74))
+        for scale, dy in rows:
+            h = 12 * scale
+            y = lay.top + (dy + h // 2 if not d.mono else dy * 12 + 6)
+            lab = text(d, "", lay.panel, y, d.FG, scale)
+            self.stat.append(lab)
+            g.append(lab)
+        return g
+
+    def _automa_turn(self):
+        e = self.e
+        return not e.is_over() and not e.pending and e.turn == AUTOMA_SEAT
+
+    def _advice(self):
+        """(key, suggested action, advice words, LED state) for the state, computed once: the
+        hints play the game forward hundreds of times (tenths of a second on a Pico)."""
+        if self.hint is None or self.hint[0] != self.key:
+            self._think()
+        return self.hint
+
+    def _think(self):
+        if not self.app.settings.hints:
+            return  # no hints: no suggestion, no words, no LEDs (asked for only with hints on)
+        e = self.e
+        want, words, led = None, "", V.LED_OFF
+        if not e.is_over() and not e.pending:
+            if e.turn != AUTOMA_SEAT:
+                want, words, led = V.evaluate(e, self.d.mono)
+                words = V.squeeze(words, self.lay.cols)
+            else:
+                led = V.leds(e)
+        self.hint = (self.key, want, words, led)
+
+    def _suggested(self):
+        if not self.app.settings.hints:
+            return None
+        return self._advice()[1]
+
+    def _stats(self):
+        t, p, ap, at, need, deck, coupons = V.stats(self.e)
+        if self.d.mono:
+            return ("You {}/3 {}p".format(t, p), "Aut {}/{} {}t".format(ap, need, at),
+                    "Deck{} C{}".format(deck, coupons))
+        return ("You {}/3".format(t), "triplets, {} pair{}".format(p, "" if p == 1 else "s"),
+                "Automa {}/{}".format(ap, need),
+                "pairs, {} triplet{}".format(at, "" if at == 1 else "s"),
+                "Deck {} Coupons {}".format(deck, coupons))
+
+    def draw(self):
+        e = self.e
+        d = self.d
+        mono = d.mono
+        self.grid.tokens(e.pick, e.solo)
+        nxt = -1
+        if not e.is_over():
+            col = e.pick if e.turn == AUTOMA_SEAT else (e.pick + 1) % 3
+            nxt = e.automa_cell(col)
+        led = V.LED_OFF
+        color = d.FG
+        cursor = -1
+        title = ""
+        if e.is_over():
+            title, line = self.end_lines()
+        elif e.pending:
+            cursor = e.pending[0]
+            title, line = self.entry_lines()
+            if V.opening(e) and e.deck == 36:
+                name, cp, pairs = DIFFICULTIES[e.difficulty]
+                line = V.setup_line(e.difficulty) if not mono else "{} {}c, Automa {}p".format(
+                    name, cp, pairs)
+        elif self._automa_turn():
+            c = e.automa_cell()
+            title = "Automa: {} ({})".format(where(c), e.grid[c])
+            if self.choices and self.dealing:
+                line = "Move it; put {} there".format(self.choices[0]) if mono else \
+                    "Automa takes {} ({}); put {} there".format(where(c), e.grid[c],
+                                                                self.choices[0])
+            elif self.choices:
+                line = ("Move it; new card?" if mono else
+                        "Automa takes {} (food {}): new card?".format(where(c), e.grid[c]))
+            else:
+                line = "OK: card moved" if mono else "Automa takes {} (food {})".format(
+                    where(c), e.grid[c])
+            if self.app.settings.hints:
+                led = self._advice()[3]
+        else:
+            title, line, cursor = self._turn_lines()
+            words = ""
+            if self.app.settings.hints:
+                _, _, words, led = self._advice()
+            if words and self.coupon is None and self.options is None:
+                line = words
+        if led == V.LED_THREAT:
+            color = d.BAD
+        elif led == V.LED_WIN:
+            color = d.GOOD
+        self.draw_grid(cursor, nxt)
+        self.bar.set(title)
+        self._line(line)
+        self._color(color)
+        self.wheel_or_panel()
+        self.set_leds(led)
+
+    def set_leds(self, led):
+        leds = self.app.leds
+        if led == V.LED_OFF:
+            leds.off()
+        else:
+            leds.show([RED if led == V.LED_THREAT else GREEN] * max(1, leds.n))
+
+    def _turn_lines(self):
+        e = self.e
+        if self.coupon is not None or self.options is not None:
+            return self.coupon_lines()
+        stop = self.stops[self.sel % len(self.stops)] if self.stops else -1
+        if stop == V.COUPON:
+            n = e.coupons
+            return "Use a coupon ({})".format(n), "OK: choose the action", -1
+        return ("Take {} ({})".format(where(stop), e.grid[stop]) if stop >= 0 else "Your turn",
+                "OK: take  </>: move", stop)
+
+    def exit(self):
+        self.app.leds.off()
+
+    def coupon_menu(self):
+        e = self.e
+        kinds = [k for k in V.KINDS if V.kind_actions(e, k)]
+        options = [("Use {}?".format(V.KIND_NAMES[V.KINDS.index(k)]), k, False) for k in kinds]
+        want = self._suggested()
+        sel = hint = -1
+        if want is not None and decode(want)[0] in kinds:
+            sel = hint = kinds.index(decode(want)[0])
+        self.choose_action(options, max(0, sel), hint)

@@ -1,0 +1,145 @@
+"""Opening a game: its screens' module found by its descriptor (core/catalog.py), in a VM of
+its own on the board (launch.py), and the modules of the game before it let go when they
+share a VM (a PC, tests). The one place that loads and unloads game code."""
+
+from .screens import MessageScreen
+
+
+def game_info(game_id):
+    """``(id, menu label, name, screens module)`` of a game or scoreboard; None for an id no
+    descriptor has."""
+    from .core.catalog import about
+
+    row = about(game_id)
+    if row is None:
+        return None
+    label = row.get("label")
+    if label is None and row.get("parent"):
+        label = about(row["parent"]).get("label")
+    return (game_id, label or row["name"], row["name"], row.get("screens"))
+
+
+def family(game_id):
+    """The menu row a game belongs to: a scoreboard opened from its game's list is that game,
+    so opening it from the list's own code does not unload the list while it runs."""
+    from .core.catalog import family as of
+
+    return of(game_id)
+
+
+def _on_device():
+    import sys
+
+    return sys.implementation.name != "cpython"
+
+
+UNLOAD = _on_device()
+_loaded = [None, ()]  # the game whose code is in memory, and the modules loaded before it
+
+
+def unload(sys, name):
+    """Drop module ``name`` (the next import loads it again)."""
+    del sys.modules[name]
+    # the parent package keeps the submodule as an attribute too
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot]) if dot > 0 else None
+    if parent is not None:
+        try:  # not hasattr: a package's __getattr__ would import the module again
+            delattr(parent, name[dot + 1:])
+        except (AttributeError, KeyError):  # MicroPython: KeyError when it is not there
+            pass
+
+
+def forget(name):
+    """On the device, drop module ``name`` if it is loaded (a module one step of a game needs,
+    as the registry to make the game): on a PC other code may share it (the tests)."""
+    import sys
+
+    if UNLOAD and name in sys.modules:
+        unload(sys, name)
+
+
+def forget_other_games(game_id):
+    """Unload every module loaded since another game was opened (its screens and its rules,
+    whether its opening or its play imported them): one game's code fits a Pico's heap beside
+    the app, all five games' do not (bench/firmware_memory.py). What to drop is what was not
+    in memory before that game, so no naming convention is needed; a module the app itself
+    loaded meanwhile (the link, the records) is simply imported again when next needed.
+    Returns the names dropped. Only on the device (``UNLOAD``): on a PC there is room, and
+    the simulator may share its process with other users of shared_rules (pytest), whose
+    modules must not be swapped under them."""
+    import sys
+
+    if not UNLOAD or _loaded[0] is None or _loaded[0] == family(game_id):
+        return []
+    before = set(_loaded[1])
+    dropped = sorted([name for name in sys.modules if name not in before])
+    for name in dropped:
+        unload(sys, name)
+    _loaded[0] = None
+    _loaded[1] = ()
+    return dropped
+
+
+def _import_game(game_id, module_name):
+    """Import a game's screen module, noting what was in memory before the game's first."""
+    import sys
+
+    if _loaded[0] != family(game_id):
+        _loaded[0] = family(game_id)
+        _loaded[1] = tuple(sorted(sys.modules))
+    return __import__(module_name, None, None, ["open"])
+
+
+def _elsewhere(hw, family_id):
+    """True when opening a game of ``family_id`` needs another VM: there is a relaunch, and
+    this VM was not started for that game."""
+    if hw.relaunch is None:
+        return False
+    launched = hw.launched
+    return not launched or family(launched) != family_id
+
+
+def open_game(app, game_id, payload=None):
+    """Push the game's screen (resuming ``payload`` when given). On the board, a game not
+    yet in this VM is started in a fresh one (companion/launch.py): ``payload`` is then
+    always the saved game of that id, which the new VM carries on."""
+    if _elsewhere(app.hw, family(game_id)):
+        app.hw.relaunch(game_id)
+        return
+    forget_other_games(game_id)
+    info = game_info(game_id)
+    if info is None or info[3] is None:
+        label, name = (info[1], info[2]) if info else (game_id, game_id)
+        app.push(MessageScreen(app, label, name + " is coming in a later update."))
+        return
+    if payload is None:
+        saved = app.store.load_game()
+        if saved is not None and saved[0] == game_id:
+            payload = saved[1]  # opening the game from the menu carries on the saved one
+    module = _import_game(game_id, info[3])
+    if payload is None:
+        module.open(app, None)
+        _warn_if_memory_is_full(app, game_id)
+    else:
+        try:
+            module.open(app, payload)
+        except ValueError:
+            # a saved game this firmware cannot read: say so and start that game fresh
+            app.store.clear_game()
+            app.notify("Save unreadable - new game")  # a toast: two short lines at most
+            module.open(app, None)
+    # the registry made or read the game; the game plays on without it (~4 KB on the heap;
+    # its end imports it again for the record)
+    forget("shared_rules.games")
+
+
+def _warn_if_memory_is_full(app, game_id):
+    """Before a new game, say so when its record would push out a game not yet pulled (an
+    unpulled record is never dropped without this having been on screen)."""
+    from .core.catalog import index
+    from .core.records import warning
+
+    note = warning(app.store, index(game_id))
+    if note:
+        app.push(MessageScreen(app, "Memory", note))

@@ -1,0 +1,40 @@
+"""Heap and time trace on the console, for the real-CircuitPython test lane (tests/cplane.py)
+and for anyone measuring a board: settings.toml ``LUNCHBOX_TRACE = 1`` turns it on, and
+``LUNCHBOX_TRACE_HOLD = 24576`` holds that many bytes back from the start, so a flow that
+still runs has at least that much to spare everywhere (docs/firmware.md, "Heap on the board").
+
+After each pass of the main loop that handled an event or changed the top screen it prints
+
+    LBX <handled> <top screen> free=<bytes> pre=<bytes> ms=<ms>
+
+``free``: gc.mem_free() after a collect (what the screen keeps is the rest); ``pre``: the same
+before the collect (what the pass left as garbage); ``ms``: the pass, press to refreshed
+screen. That a flow runs at all with the bytes held back is what shows the margin: a pass
+that needs more raises MemoryError there. Never imported unless the trace is on."""
+
+import gc
+
+# CircuitPython's gc has mem_free (CPython's, which type checkers read, has not)
+_mem_free = gc.mem_free  # type: ignore[attr-defined]
+
+
+def attach(app, clock):
+    """Wrap ``app.step`` so each pass that did something is printed (an instance attribute:
+    App itself is unchanged)."""
+    step = app.step
+    seen_handled = [-1]
+    seen_top = [""]
+
+    def traced():
+        t0 = clock()
+        step()
+        top = type(app.top).__name__ if app.top is not None else "-"
+        if app.handled != seen_handled[0] or top != seen_top[0]:
+            ms = clock() - t0
+            pre = _mem_free()
+            gc.collect()
+            print("LBX {} {} free={} pre={} ms={}".format(app.handled, top, _mem_free(), pre, ms))
+            seen_handled[0] = app.handled
+            seen_top[0] = top
+
+    app.step = traced

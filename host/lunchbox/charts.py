@@ -1,0 +1,197 @@
+"""The charts of `lunchbox stats --plot`: first what each one shows, as plain data
+(``charts(rows)``), then the picture (``figure(chart)``), so a test checks both.
+
+- ``win-rate-<game>.png``: each player's win rate in a game, a bar each, "2 of 5" on it (a
+  player who never won still has a bar's place and its count);
+- ``space-lunch-win-rate.png``: Space Lunch solo per difficulty, games won and lost stacked,
+  with the win rate and its 95% interval under each level;
+- ``lets-do-lunch-rolls.png``: every roll against fair dice;
+- ``lets-do-lunch-margins.png``: each Let's Do Lunch game's points (the cannibals left in the
+  loser's hand), coloured by who won;
+- ``scores-<game>.png``: each player's score per game over time (game 1 the oldest; players at
+  the same table share the game's number).
+
+Counts have whole-number ticks; titles name games by name (game_names.py), not by id.
+"""
+
+import time
+
+from .game_names import IDS, name
+from .gamerec import SOLO_OPPONENT
+
+SIZE = (6.4, 3.8)  # inches, at DPI: 640 x 380 pixels
+DPI = 100
+COLOURS = ("#4a90d9", "#d98c4a", "#5cb85c", "#a05cb8", "#d9534f", "#777777", "#c8b400")
+MAX_BAR_LABELS = 40  # more bars than this and the numbers on them would overlap
+
+
+def _order(game_id):
+    return (IDS.index(game_id) if game_id in IDS else len(IDS), game_id or "")
+
+
+def _file_part(game_id):
+    return (game_id or "unknown").replace("_", "-")
+
+
+def win_rates(rows):
+    """``{game_id: [(player, games, wins)]}``, players by name; a tie is a win for each
+    winner. The board's own seats (the Automa, the computer) are players too."""
+    out = {}
+    for r in rows:
+        per = out.setdefault(r["game_id"], {})
+        for seat, player in enumerate(r["players"]):
+            n, w = per.get(player, (0, 0))
+            per[player] = (n + 1, w + (1 if seat in r["winners"] else 0))
+    return {g: [(p, n, w) for p, (n, w) in sorted(per.items())] for g, per in out.items()}
+
+
+def ldl_margins(rows):
+    """``[(game number, winner, points)]`` for the Let's Do Lunch games, oldest first ("tie"
+    and 0 for a game both won)."""
+    out = []
+    games = sorted((r for r in rows if r["game_id"] == "lets_do_lunch" and r["winners"]),
+                   key=lambda r: (r["played_at"], r.get("id") or 0))
+    for i, r in enumerate(games):
+        w = r["winners"][0]
+        if len(r["winners"]) > 1:
+            out.append((i + 1, "tie", 0))
+            continue
+        out.append((i + 1, r["players"][w] if w < len(r["players"]) else "P{}".format(w + 1),
+                    r["scores"][w]))
+    return out
+
+
+def scores_by_game(rows):
+    """``{game_id: {player: [(game number, score)]}}``: a game's number among that game's
+    games, oldest first (the Space Lunch Automa's score left out: it is the board's)."""
+    out = {}
+    ordered = sorted(rows, key=lambda r: (r["played_at"], r.get("id") or 0))
+    counts = {}
+    for r in ordered:
+        gid = r["game_id"]
+        counts[gid] = counts.get(gid, 0) + 1
+        per = out.setdefault(gid, {})
+        for seat, player in enumerate(r["players"]):
+            if player == SOLO_OPPONENT and gid == "space_lunch":
+                continue
+            if seat < len(r["scores"]):
+                per.setdefault(player, []).append((counts[gid], r["scores"][seat]))
+    return {g: per for g, per in out.items() if per}
+
+
+def _dates(rows, gid):
+    days = sorted(r["played_at"] for r in rows if r["game_id"] == gid)
+    first, last = (time.strftime("%Y-%m-%d", time.localtime(d)) for d in (days[0], days[-1]))
+    return first if first == last else "{} to {}".format(first, last)
+
+
+def charts(rows, solo=None, rolls=None):
+    """Every chart the rows give, in the order written: dicts with ``file``, ``title``,
+    ``kind`` and the data drawn. ``solo`` is stats.space_lunch_solo(rows), ``rolls``
+    stats.ldl_rolls(rows) (passed in: the text report computes them too)."""
+    from shared_rules.lets_do_lunch import fair
+
+    out = []
+    for gid, players in sorted(win_rates(rows).items(), key=lambda kv: _order(kv[0])):
+        out.append({"file": "win-rate-{}.png".format(_file_part(gid)), "kind": "win_rate",
+                    "title": "{}: win rate per player".format(name(gid)), "players": players})
+    if solo:
+        out.append({"file": "space-lunch-win-rate.png", "kind": "levels", "levels": solo,
+                    "title": "Space Lunch solo against the Automa: results by difficulty"})
+    if rolls and sum(rolls):
+        out.append({"file": "lets-do-lunch-rolls.png", "kind": "rolls", "rows": fair.rows(rolls),
+                    "title": "Let's Do Lunch: {} rolls; {}".format(
+                        sum(rolls), fair.verdict(rolls)[0])})
+    margins = ldl_margins(rows)
+    if margins:
+        out.append({"file": "lets-do-lunch-margins.png", "kind": "margins", "games": margins,
+                    "title": "Let's Do Lunch: points per game"})
+    for gid, per in sorted(scores_by_game(rows).items(), key=lambda kv: _order(kv[0])):
+        if gid == "lets_do_lunch":
+            continue  # its scores are the margins above, plus and minus
+        out.append({"file": "scores-{}.png".format(_file_part(gid)), "kind": "scores",
+                    "title": "{}: scores over time ({})".format(name(gid), _dates(rows, gid)),
+                    "players": sorted(per.items())})
+    return out
+
+
+def figure(chart):
+    """The matplotlib Figure of one chart (not yet saved)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    ax = fig.add_subplot()
+
+    def whole():  # a locator per axis (one shared by two ticks only the last); min_n_ticks=1:
+        return MaxNLocator(integer=True, min_n_ticks=1)  # never fractions on a short axis
+
+    kind = chart["kind"]
+    if kind == "win_rate":
+        players = chart["players"]
+        x = list(range(len(players)))
+        bars = ax.bar(x, [w / n for _, n, w in players], color=COLOURS[0], edgecolor="#2a5a8a")
+        ax.bar_label(bars, ["{} of {}".format(w, n) for _, n, w in players], padding=2)
+        ax.set_xticks(x, [p for p, _, _ in players])
+        ax.set_ylim(0, 1.12)  # room for the count over a bar at 100%
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_ylabel("games won")
+    elif kind == "levels":
+        levels = chart["levels"]
+        x = list(range(len(levels)))
+        wins = [w for _, _, w, _, _ in levels]
+        won = ax.bar(x, wins, color=COLOURS[2], label="won")
+        lost = ax.bar(x, [n - w for _, n, w, _, _ in levels], bottom=wins, color="#bbbbbb",
+                      label="lost")
+        for bars in (won, lost):
+            ax.bar_label(bars, [str(int(b.get_height())) if b.get_height() else ""
+                                for b in bars], label_type="center")
+        ax.set_xticks(x, ["{}\n{:.0%} ({:.0%}-{:.0%})".format(lv, w / n, lo, hi)
+                          for lv, n, w, lo, hi in levels])
+        ax.set_ylim(0, max(n for _, n, _, _, _ in levels) * 1.25)  # room for the legend
+        ax.yaxis.set_major_locator(whole())
+        ax.set_ylabel("games")
+        ax.set_xlabel("win rate (95% interval)")
+        ax.legend(fontsize="small")
+    elif kind == "rolls":
+        r = chart["rows"]
+        ax.bar([s for s, _, _, _ in r], [n for _, n, _, _ in r], color=COLOURS[1], label="rolled")
+        ax.plot([s for s, _, _, _ in r], [e / 10 for _, _, e, _ in r], "k_", markersize=28,
+                markeredgewidth=2, label="fair dice")
+        ax.xaxis.set_major_locator(whole())
+        ax.yaxis.set_major_locator(whole())
+        ax.set_xlabel("sum of the three dice")
+        ax.set_ylabel("rolls")
+        ax.legend()
+    elif kind == "margins":
+        games = chart["games"]
+        winners = sorted({w for _, w, _ in games})
+        for i, who in enumerate(winners):
+            mine = [(g, p) for g, w, p in games if w == who]
+            bars = ax.bar([g for g, _ in mine], [p for _, p in mine],
+                          color=COLOURS[i % len(COLOURS)], label="{} won".format(who))
+            if len(games) <= MAX_BAR_LABELS:
+                ax.bar_label(bars, [str(p) for _, p in mine], padding=1, fontsize="small")
+        ax.set_ylim(0, max([p for _, _, p in games] + [1]) * 1.3)  # the legend, the labels
+        ax.xaxis.set_major_locator(whole())
+        ax.yaxis.set_major_locator(whole())
+        ax.set_xlabel("game (oldest first)")
+        ax.set_ylabel("points (cannibals left)")
+        ax.legend(fontsize="small")
+    elif kind == "scores":
+        for name_, pts in chart["players"]:
+            ax.plot([g for g, _ in pts], [s for _, s in pts], marker="o", label=name_)
+        ax.set_xlim(0.5, max(g for _, pts in chart["players"] for g, _ in pts) + 0.5)
+        ax.xaxis.set_major_locator(whole())
+        ax.yaxis.set_major_locator(whole())
+        ax.set_xlabel("game (oldest first)")
+        ax.set_ylabel("score")
+        ax.legend(fontsize="small")
+    else:
+        raise ValueError("no chart of kind {!r}".format(kind))
+    ax.set_title(chart["title"], fontsize="medium")
+    fig.tight_layout()
+    return fig

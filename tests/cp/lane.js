@@ -1,0 +1,477 @@
+// The real-CircuitPython lane's driver: boots Adafruit's CircuitPython UF2 for the Pico in
+// rp2040js (headless), lets code.py start the Lunchbox app as on a board, presses its buttons
+// on the GPIOs, power-cycles it (a new chip with the same flash, so nvm and CIRCUITPY survive
+// and the heap starts empty), and reads the pixels the display controller was sent.
+// Grown from ../shared/circuitpython/cpdrive.js (CircuitPython's own REPL driving).
+//
+// usage: node lane.js --uf2 FILE.uf2 --bootrom bootrom.js --fs fat.img --script keys.json
+//                     [--buttons prev=12,next=13,ok=14,back=15] [--display st7789:dc=16,cs=17
+//                     | ssd1306:addr=0x3c] [--out DIR] [--timeout S]
+//
+// keys.json: a list of words: prev next ok back, long:NAME (held 1 s), undo (= long:back),
+// wait:MS (emulated), reset (a power cut: the chip starts again on the same flash),
+// shot:NAME (the display controller's memory as DIR/NAME.ppm or .pgm), mark:NAME.
+// Each press waits until the app has handled something new: the app prints a line
+// "LBX <handled> ..." after each handled event (settings.toml LUNCHBOX_TRACE = 1).
+//
+// stdout: one JSON object a line: {"t":"line","boot":n,"emu":s,"text":...} for every console
+// line, {"t":"boot","boot":n}, {"t":"key","word":...,"emu":s}, {"t":"shot","path":...},
+// {"t":"mark",...}, {"t":"done"} or {"t":"error","why":...}. "emu" is the emulated clock
+// since the chip's last power-on, in seconds (125 MHz nominal cycles).
+//
+// The gaps of the bare emulator closed here: SPI bytes take their time on the wire (8 bits at
+// the programmed SCK rate), so a DMA-fed transfer completes and displayio's refresh() returns;
+// an SSD1306 answers on I2C; a power cut keeps the flash. Not modelled: flash XIP cache misses
+// (the emulator reads flash at RAM speed), bus contention, the panel's own timing.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { Simulator, ConsoleLogger, LogLevel, USBCDC } = require('rp2040js');
+const { decodeBlock } = require('uf2');
+
+const opts = { buttons: 'prev=12,next=13,ok=14,back=15', display: 'st7789:dc=16,cs=17',
+  out: '.', timeout: 900, pressMs: 50, longMs: 1000, settleMs: 20, idleS: 3 };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const k = argv[i].replace(/^--/, '');
+  const v = argv[++i];
+  if (k === 'uf2') opts.uf2 = v;
+  else if (k === 'bootrom') opts.bootrom = v;
+  else if (k === 'fs') opts.fs = v;
+  else if (k === 'script') opts.script = v;
+  else if (k === 'buttons') opts.buttons = v;
+  else if (k === 'display') opts.display = v;
+  else if (k === 'out') opts.out = v;
+  else if (k === 'timeout') opts.timeout = Number(v);
+  else if (k === 'idle') opts.idleS = Number(v);
+  else { process.stderr.write(`lane.js: unknown option ${argv[i - 1]}\n`); process.exit(64); }
+}
+if (!opts.uf2 || !opts.bootrom || !opts.fs || !opts.script) {
+  process.stderr.write('usage: node lane.js --uf2 F --bootrom B --fs IMG --script KEYS.json\n');
+  process.exit(64);
+}
+const emit = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+const { bootromB1 } = require(path.resolve(opts.bootrom));
+const words = JSON.parse(fs.readFileSync(opts.script, 'utf8'));
+
+const buttons = {};
+for (const kv of opts.buttons.split(',')) {
+  const [name, pin] = kv.split('=');
+  buttons[name] = Number(pin);
+}
+const [dispKind, dispArgs] = opts.display.split(':');
+const disp = { kind: dispKind };
+for (const kv of (dispArgs || '').split(',').filter((s) => s)) {
+  const [k, v] = kv.split('=');
+  disp[k] = Number(v);
+}
+
+// the flash as it first is: the UF2's blocks and the CIRCUITPY image; later boots reuse the
+// flash the last chip left (its nvm and drive writes)
+function firstFlash() {
+  const sim = new Simulator();
+  const flash = new Uint8Array(sim.rp2040.flash.length).fill(0xff);
+  const f = fs.openSync(opts.uf2, 'r');
+  const buf = new Uint8Array(512);
+  while (fs.readSync(f, buf) === buf.length) {
+    const { flashAddress, payload } = decodeBlock(buf);
+    flash.set(payload, flashAddress - 0x10000000);
+  }
+  fs.closeSync(f);
+  flash.set(fs.readFileSync(opts.fs), 0x100000);
+  return flash;
+}
+
+// --- the display controllers, fed from the bus ------------------------------------------
+
+function st7789() {
+  const W = 240;
+  const H = 320;
+  const ram = new Uint16Array(W * H);
+  const s = { cmd: -1, args: [], x0: 0, x1: W - 1, y0: 0, y1: H - 1, x: 0, y: 0, hi: -1,
+    bytes: 0, frames: 0, lo: [W, H], hiXY: [0, 0] };
+  s.byte = (b, isData) => {
+    s.bytes++;
+    if (!isData) {
+      s.cmd = b;
+      s.args = [];
+      s.hi = -1;
+      if (b === 0x2c) { s.x = s.x0; s.y = s.y0; s.frames++; }
+      return;
+    }
+    if (s.cmd === 0x2a || s.cmd === 0x2b) {
+      s.args.push(b);
+      if (s.args.length === 4) {
+        const a = (s.args[0] << 8) | s.args[1];
+        const z = (s.args[2] << 8) | s.args[3];
+        if (s.cmd === 0x2a) { s.x0 = a; s.x1 = z; } else { s.y0 = a; s.y1 = z; }
+      }
+    } else if (s.cmd === 0x2c) {
+      if (s.hi < 0) { s.hi = b; return; }
+      const px = (s.hi << 8) | b;
+      s.hi = -1;
+      if (s.x < W && s.y < H) {
+        ram[s.y * W + s.x] = px;
+        if (s.x < s.lo[0]) s.lo[0] = s.x;
+        if (s.y < s.lo[1]) s.lo[1] = s.y;
+        if (s.x > s.hiXY[0]) s.hiXY[0] = s.x;
+        if (s.y > s.hiXY[1]) s.hiXY[1] = s.y;
+      }
+      if (++s.x > s.x1) { s.x = s.x0; s.y++; }
+    }
+  };
+  // the part of the RAM that was ever written, as a binary PPM
+  s.image = () => {
+    const [lx, ly] = s.lo;
+    const [hx, hy] = s.hiXY;
+    if (hx < lx) return null;
+    const w = hx - lx + 1;
+    const h = hy - ly + 1;
+    const head = Buffer.from(`P6\n${w} ${h}\n255\n`);
+    const body = Buffer.alloc(w * h * 3);
+    let o = 0;
+    for (let y = ly; y <= hy; y++) {
+      for (let x = lx; x <= hx; x++) {
+        const p = ram[y * W + x];
+        body[o++] = ((p >> 11) & 0x1f) * 255 / 31;
+        body[o++] = ((p >> 5) & 0x3f) * 255 / 63;
+        body[o++] = (p & 0x1f) * 255 / 31;
+      }
+    }
+    return { ext: 'ppm', data: Buffer.concat([head, body]) };
+  };
+  return s;
+}
+
+function ssd1306() {
+  const W = 128;
+  const H = 64;
+  const ram = new Uint8Array(W * (H / 8));
+  const s = { c0: 0, c1: W - 1, p0: 0, p1: 7, col: 0, page: 0, want: 0, setting: 0, args: [],
+    bytes: 0, frames: 0 };
+  s.command = (b) => {
+    if (s.want) {
+      s.args.push(b);
+      if (--s.want === 0) {
+        if (s.setting === 0x21) { s.c0 = s.args[0]; s.c1 = s.args[1]; s.col = s.c0; }
+        if (s.setting === 0x22) { s.p0 = s.args[0] & 7; s.p1 = s.args[1] & 7; s.page = s.p0; }
+      }
+      return;
+    }
+    if (b === 0x21 || b === 0x22) { s.setting = b; s.want = 2; s.args = []; s.frames++; }
+    else if ([0x81, 0x20, 0xa8, 0xd3, 0xd5, 0xd9, 0xda, 0xdb, 0x8d].includes(b)) {
+      s.setting = b; s.want = 1; s.args = [];
+    }
+  };
+  s.data = (b) => {
+    s.bytes++;
+    ram[s.page * W + s.col] = b;
+    if (++s.col > s.c1) { s.col = s.c0; if (++s.page > s.p1) s.page = s.p0; }
+  };
+  s.image = () => {
+    const head = Buffer.from(`P5\n${W} ${H}\n255\n`);
+    const body = Buffer.alloc(W * H);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        body[y * W + x] = (ram[(y >> 3) * W + x] >> (y & 7)) & 1 ? 255 : 0;
+      }
+    }
+    return { ext: 'pgm', data: Buffer.concat([head, body]) };
+  };
+  return s;
+}
+
+// --- one power-on ------------------------------------------------------------------------
+
+let boots = 0;
+let chip = null;
+let panel = null;
+
+function powerOn(flash) {
+  boots++;
+  const sim = new Simulator();
+  const mcu = sim.rp2040;
+  mcu.loadBootrom(bootromB1); // resets the chip, which blanks its flash: load the flash after
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.flash.set(flash);
+  const c = { sim, mcu, rx: '', line: '', connected: false, stopped: false, handled: -1, reboots: 0,
+    lbx: 0, lastLbxEmu: 0, boot: boots };
+  c.emu = () => sim.clock.nanos / 1e9;
+
+  // SPI: a byte is on the wire for 8 SCK periods, then its (dummy) answer arrives, so the
+  // TX and RX DMA channels pace each other as on the chip
+  mcu.spi.forEach((spi) => {
+    let pending = 0;
+    const done = sim.clock.createAlarm(() => spi.completeTransmit(pending));
+    spi.onTransmit = (value) => {
+      if (panel && panel.byte && disp.kind === 'st7789') {
+        const dc = mcu.gpio[disp.dc].outputValue;
+        panel.byte(value & 0xff, dc);
+      }
+      pending = 0xff;
+      const hz = spi.clockFrequency || 1e6;
+      done.schedule(Math.max(8e9 / hz, 8));
+    };
+  });
+  // I2C: the OLED at its address acknowledges and takes bytes; nobody else answers
+  mcu.i2c.forEach((i2c) => {
+    let mine = false;
+    let first = false;
+    let mode = 0;
+    i2c.onStart = () => i2c.completeStart();
+    i2c.onConnect = (address) => {
+      mine = disp.kind === 'ssd1306' && address === (disp.addr || 0x3c);
+      first = true;
+      mode = 0;
+      i2c.completeConnect(mine);
+    };
+    i2c.onWriteByte = (value) => {
+      if (mine && panel) {
+        if (first) { mode = value; first = false; }
+        else if (mode === 0x40) panel.data(value);
+        else if (mode === 0x80) { panel.command(value); first = true; }
+        else panel.command(value);
+      }
+      i2c.completeWrite(mine);
+    };
+    i2c.onReadByte = () => i2c.completeRead(0xff);
+    i2c.onStop = () => i2c.completeStop();
+  });
+  // RESETS: the bare emulator keeps a block's state through its reset, so an I2C block
+  // still looks enabled after busio.I2C.deinit() and the next VM finds it "in use"; on the
+  // chip a reset puts the block back to its power-on state (the parts that matter here)
+  const resets = mcu.findPeripheral(0x4000c000);
+  const resetWrite = resets.writeUint32.bind(resets);
+  resets.writeUint32 = (offset, value) => {
+    const before = resets.reset;
+    resetWrite(offset, value);
+    const asserted = resets.reset & ~before;
+    mcu.i2c.forEach((i2c, k) => {
+      if (asserted & (1 << (3 + k))) { i2c.enable = 0; i2c.txFIFO.reset(); i2c.rxFIFO.reset(); }
+    });
+    mcu.spi.forEach((spi, k) => {
+      if (asserted & (1 << (16 + k))) { spi.control1 = 0; spi.txFIFO.reset(); spi.rxFIFO.reset(); }
+    });
+  };
+  // I2C lines and buttons idle high (the board's pull-ups)
+  for (const name of Object.keys(buttons)) mcu.gpio[buttons[name]].setInputValue(true);
+  if (disp.kind === 'ssd1306') {
+    for (const pin of [disp.sda || 4, disp.scl || 5]) mcu.gpio[pin].setInputValue(true);
+    bitbangAck(mcu.gpio[disp.sda || 4], mcu.gpio[disp.scl || 5], disp.addr || 0x3c);
+  }
+
+  const cdc = new USBCDC(mcu.usbCtrl);
+  c.cdc = cdc;
+  cdc.onSerialData = (value) => {
+    const s = Buffer.from(value).toString('latin1');
+    c.rx += s;
+    c.line += s;
+    let i;
+    while ((i = c.line.indexOf('\n')) >= 0) {
+      const text = c.line.slice(0, i).replace(/\r$/, '');
+      c.line = c.line.slice(i + 1);
+      if (text.startsWith('soft reboot')) c.reboots++;
+      const m = /LBX (\d+) /.exec(text);
+      if (m) { c.handled = Number(m[1]); c.lbx++; c.lastLbxEmu = c.emu(); }
+      emit({ t: 'line', boot: c.boot, emu: Number(c.emu().toFixed(4)), text });
+    }
+  };
+  // rp2040js takes the LAST CDC data interface; boot.py's usb_cdc.enable(console=True,
+  // data=True) puts the console first: switch to it once the descriptor is complete
+  const usbWrite = mcu.usbCtrl.onEndpointWrite;
+  let fixed = false;
+  mcu.usbCtrl.onEndpointWrite = (endpoint, buffer) => {
+    usbWrite(endpoint, buffer);
+    if (!fixed && cdc.descriptorsSize != null && cdc.descriptors.length === cdc.descriptorsSize) {
+      fixed = true;
+      const ep = firstCdcData(cdc.descriptors);
+      if (ep.in >= 0 && ep.out >= 0) { cdc.inEndpoint = ep.in; cdc.outEndpoint = ep.out; }
+    }
+  };
+  cdc.onDeviceConnected = () => { c.connected = true; };
+  mcu.core.PC = 0x10000000;
+  const flashOps = flashFunctions(mcu);
+  const cycleNanos = 1e9 / 125000000;
+  const slice = () => {
+    if (c.stopped) return;
+    const { clock } = sim;
+    const t0 = Date.now();
+    for (;;) {
+      for (let i = 0; i < 20000; i++) {
+        if (mcu.core.waiting) {
+          const dt = clock.nanosToNextAlarm;
+          if (dt <= 0) break;
+          clock.tick(dt);
+        } else {
+          const pc = mcu.core.registers[15];
+          if (pc === flashOps.erase || pc === flashOps.program) flashOps.run(pc);
+          clock.tick(mcu.core.executeInstruction() * cycleNanos);
+        }
+      }
+      if (Date.now() - t0 > 20 || (mcu.core.waiting && clock.nanosToNextAlarm <= 0)) break;
+    }
+    setImmediate(slice);
+  };
+  setImmediate(slice);
+  emit({ t: 'boot', boot: c.boot });
+  return c;
+}
+
+// CircuitPython probes an I2C address with a zero-length write, which the RP2040's I2C block
+// cannot do, so it bit-bangs that one on the same pins (ports/raspberrypi/common-hal/busio/
+// I2C.c): the OLED answers it at the pin level, pulling SDA low for the ACK of its address
+function bitbangAck(sdaPin, sclPin, addr) {
+  const LOW = 0;
+  let scl = true;
+  let sda = true;
+  let bits = -1; // -1: no transfer; 0..8: bits of the address byte clocked in; 9: acking
+  let byte = 0;
+  const update = () => {
+    const nscl = sclPin.value !== LOW;
+    const nsda = sdaPin.value !== LOW;
+    if (nscl && scl && sda && !nsda) { bits = 0; byte = 0; } // START
+    else if (nscl && scl && !sda && nsda) { bits = -1; sdaPin.setInputValue(true); } // STOP
+    else if (nscl && !scl && bits >= 0 && bits < 8) { byte = (byte << 1) | (nsda ? 1 : 0); bits++; }
+    else if (!nscl && scl && bits === 8) {
+      if ((byte >> 1) === addr) sdaPin.setInputValue(false);
+      bits = 9;
+    } else if (!nscl && scl && bits === 9) { sdaPin.setInputValue(true); bits = -1; }
+    scl = nscl;
+    sda = nsda;
+  };
+  sdaPin.addListener(update);
+  sclPin.addListener(update);
+}
+
+// Flash writes: the bare emulator has no SPI flash behind its SSI, so microcontroller.nvm and
+// the drive read back unchanged after a write. CircuitPython erases and programs through the
+// boot ROM's flash_range_erase ('RE') and flash_range_program ('RP'); when the core reaches
+// either, do what the flash chip would (erase to 0xFF, program by AND) and return to the
+// caller, as the ROM function would after its own SSI traffic.
+function flashFunctions(mcu) {
+  const rom16 = (a) => mcu.readUint16(a);
+  const code = (c1, c2) => c1.charCodeAt(0) | (c2.charCodeAt(0) << 8);
+  const find = (want) => {
+    for (let p = rom16(0x14); rom16(p); p += 4) if (rom16(p) === want) return rom16(p + 2) & ~1;
+    return -1;
+  };
+  const ops = { erase: find(code('R', 'E')), program: find(code('R', 'P')), erased: 0,
+    programmed: 0 };
+  const { flash, sram } = mcu;
+  ops.run = (pc) => {
+    const r = mcu.core.registers;
+    const addr = r[0] & 0xffffff;
+    if (pc === ops.erase) {
+      flash.fill(0xff, addr, Math.min(addr + r[1], flash.length));
+      ops.erased += r[1];
+    } else {
+      const data = r[1];
+      const inRam = data >= 0x20000000 && data + r[2] <= 0x20000000 + sram.length;
+      for (let i = 0; i < r[2] && addr + i < flash.length; i++) {
+        flash[addr + i] &= inRam ? sram[data - 0x20000000 + i] : mcu.readUint8(data + i);
+      }
+      ops.programmed += r[2];
+    }
+    mcu.core.registers[15] = r[14] & ~1; // return (BX LR)
+  };
+  return ops;
+}
+
+function firstCdcData(d) {
+  let i = 0;
+  let inData = false;
+  let seen = false;
+  const r = { in: -1, out: -1 };
+  while (i + 1 < d.length && d[i] >= 2) {
+    const len = d[i];
+    const type = d[i + 1];
+    if (type === 4 && len === 9) {
+      if (seen && r.in >= 0 && r.out >= 0) break;
+      inData = d[i + 4] === 2 && d[i + 5] === 0x0a;
+      if (inData) seen = true;
+    } else if (inData && type === 5 && len === 7 && (d[i + 3] & 3) === 2) {
+      if (d[i + 2] & 0x80) r.in = d[i + 2] & 0xf;
+      else r.out = d[i + 2] & 0xf;
+    }
+    i += len;
+  }
+  return r;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function waitEmu(ms) {
+  const target = chip.emu() + ms / 1000;
+  while (chip.emu() < target) await sleep(2);
+}
+// the app is up when it printed its first LBX line; a crash prints a traceback instead
+async function waitForApp(limitS) {
+  const t0 = Date.now();
+  while (chip.lbx === 0) {
+    if (Date.now() - t0 > limitS * 1000) throw new Error('the app never started (no LBX line)');
+    await sleep(5);
+  }
+}
+
+async function press(name, holdMs) {
+  if (!(name in buttons)) throw new Error(`unknown button ${name}`);
+  const before = chip.lbx;
+  const reboots = chip.reboots;
+  const pin = chip.mcu.gpio[buttons[name]];
+  pin.setInputValue(false);
+  await waitEmu(holdMs);
+  pin.setInputValue(true);
+  // until the app has handled it (or a while, for a press that does nothing there)
+  const e = chip.emu();
+  const t = Date.now();
+  // a press that starts another VM (a game, or back to the menu) prints no pass of its own:
+  // wait for the new VM's first one
+  while (chip.lbx === before && Date.now() - t < 600000 &&
+         (chip.emu() - e < opts.idleS || (chip.reboots > reboots && chip.emu() - e < 60))) {
+    await sleep(2);
+  }
+  await waitEmu(opts.settleMs);
+}
+
+function shot(name) {
+  const img = panel && panel.image();
+  if (!img) { emit({ t: 'shot', name, path: null }); return; }
+  const p = path.join(opts.out, `${name}.${img.ext}`);
+  fs.writeFileSync(p, img.data);
+  emit({ t: 'shot', name, path: p, bytes: panel.bytes, frames: panel.frames });
+}
+
+async function main() {
+  setTimeout(() => {
+    emit({ t: 'error', why: 'total timeout' });
+    process.exit(3);
+  }, opts.timeout * 1000).unref();
+  panel = disp.kind === 'st7789' ? st7789() : ssd1306();
+  chip = powerOn(firstFlash());
+  await waitForApp(600);
+  for (const w0 of words) {
+    let w = w0;
+    emit({ t: 'key', word: w, emu: Number(chip.emu().toFixed(4)), boot: chip.boot });
+    if (w.startsWith('wait:')) await waitEmu(Number(w.slice(5)));
+    else if (w.startsWith('mark:')) emit({ t: 'mark', name: w.slice(5), emu: chip.emu() });
+    else if (w.startsWith('shot:')) shot(w.slice(5));
+    else if (w === 'reset') {
+      const flash = new Uint8Array(chip.mcu.flash);
+      chip.stopped = true;
+      panel = disp.kind === 'st7789' ? st7789() : ssd1306();
+      chip = powerOn(flash);
+      await waitForApp(600);
+    } else {
+      let hold = opts.pressMs;
+      if (w === 'undo') { w = 'long:back'; }
+      if (w.startsWith('long:')) { w = w.slice(5); hold = opts.longMs; }
+      await press(w, hold);
+    }
+  }
+  await waitEmu(200);
+  emit({ t: 'done', emu: chip.emu() });
+  process.exit(0);
+}
+main().catch((e) => {
+  emit({ t: 'error', why: e.message });
+  process.exit(2);
+});

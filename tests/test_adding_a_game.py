@@ -1,0 +1,298 @@
+"""docs/adding-a-game.md, done: a copy of the tree gets one game more (tests/data/counter_game:
+its rules folder, its screens folder) and one registry line, and nothing else; then, with
+the copy as the only code on the path, the simulator's menu lists it, it is played to its end,
+`lunchbox pull` takes its record off the simulator's data channel, `history` lists it under
+its name, `replay` steps through it and `export` (JSON, BG Stats) has it.
+"""
+
+import difflib
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+GAME = Path(__file__).resolve().parent / "data" / "counter_game"
+COPIED = ("firmware", "shared_rules", "host", "hardware")  # what the commands read
+NEW_FOLDERS = ("shared_rules/counter", "firmware/companion/games/counter")
+REGISTRY = "shared_rules/registry.py"
+LINE = '    ("counter", "shared_rules.counter.game", "CounterGame"),\n'
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+
+
+
+def menu_length():
+    """How many games the repository's menu lists: the new line's game comes after them (the
+    menu is in registry order), before First player and Settings."""
+    from lunchbox.game_names import firmware_path
+
+    firmware_path()
+    from companion.core.catalog import menu_games
+
+    return len(menu_games())
+
+
+# past the first-boot message, down the menu; the counter opens on its first row, "Add 1"
+TO_COUNTER = "wait:3000 next*{} ".format(menu_length())
+# P1 adds 3, P2 1, P1 2, P2 1, P1 3: P1 reaches 10 with 8 added, P2 added 2
+PLAY_A, PLAY_B = "next next ok ok ", "next ok ok next next ok "
+
+
+def add_line(text):
+    """The registry's text with LINE appended to its ROWS (before the closing paren)."""
+    start = text.index("ROWS = (")
+    end = text.index("\n)", start) + 1
+    return text[:end] + LINE + text[end:]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """The repository as it is now, kept to compare with (others may edit the working tree
+    while this runs)."""
+    root = tmp_path_factory.mktemp("base")
+    for name in COPIED:
+        shutil.copytree(REPO / name, root / name, ignore=SKIP)
+    return root
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory, base):
+    root = tmp_path_factory.mktemp("tree")
+    for name in COPIED:
+        shutil.copytree(base / name, root / name)
+    for folder in NEW_FOLDERS:
+        shutil.copytree(GAME / folder, root / folder, ignore=SKIP)
+    reg = root / REGISTRY
+    reg.write_text(add_line(reg.read_text()))
+    return root
+
+
+def run(tree, *argv, stdin=None, code=None):
+    """``python -m lunchbox ARGV`` (or ``python -c CODE``) in the copy, with the copy alone
+    on the path and its own home folder; returns the finished process."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join((str(tree / "host"), str(tree))),
+               HOME=str(tree / "home"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("LUNCHBOX_DB", None)
+    cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "lunchbox", *argv]
+    p = subprocess.run(cmd, cwd=tree, env=env, input=stdin, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, "{}\n{}\n{}".format(" ".join(cmd[:4]), p.stdout, p.stderr)
+    return p
+
+
+def sim(tree, nvm, keys):
+    """The texts on the simulator's screen after ``keys`` (headless, the nvm kept)."""
+    out = run(tree, "sim", "--headless", "--nvm", str(nvm), "--keys", keys, "--print-screen")
+    return out.stdout.splitlines()
+
+
+def test_the_copy_is_what_it_imports(tree):
+    """The commands below run the copy's code, not the repository's (an editable install
+    must not win over PYTHONPATH): else the test would prove nothing."""
+    out = run(tree, code="import lunchbox, shared_rules, shared_rules.counter.game; "
+                         "print(lunchbox.__file__); print(shared_rules.__file__)")
+    for line in out.stdout.splitlines():
+        assert line.startswith(str(tree)), line
+
+
+def test_its_rules_are_portable(tree):
+    """The game's rules run on the board too: the static check make test runs on
+    shared_rules finds nothing in them."""
+    out = run(tree, code="import sys; from lunchbox import portability; "
+                         "sys.exit(portability.main(['shared_rules/counter']))")
+    assert "no problems" in out.stdout
+
+
+# Server side of the pull: the simulator in real time with its data channel open, until its
+# stdin closes (as tests/test_pull_sim.py runs it, in a process of its own here).
+SERVE = """
+import sys, threading, time
+from lunchbox import sim_hw
+from lunchbox.sim import Simulator
+
+sim = Simulator("pico-display-pack", nvm_path=sys.argv[1], mode="headless", link=True)
+stop = threading.Event()
+idle = sim._idle
+
+
+def slow():
+    time.sleep(0.001)
+    if stop.is_set():
+        raise sim_hw.SimStop()
+    idle()
+
+
+sim._idle = slow
+t = threading.Thread(target=sim.run_script, args=("wait:600000 wait:600000",), daemon=True)
+t.start()
+print(sim.link.path, flush=True)
+sys.stdin.read()
+stop.set()
+t.join(10)
+sim.close()
+"""
+
+
+def pull(tree, nvm, db):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join((str(tree / "host"), str(tree))),
+               HOME=str(tree / "home"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    server = subprocess.Popen([sys.executable, "-c", SERVE, str(nvm)], cwd=tree, env=env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().strip()
+        assert port, server.stderr.read() if server.poll() is not None else "no port"
+        return run(tree, "pull", "--port", port, "--db", str(db)).stdout
+    finally:
+        server.stdin.close()
+        server.wait(30)
+
+
+def test_a_game_added_in_its_folders_plays_through_every_tool(tree, base):
+    nvm = tree / "nvm.bin"
+    db = tree / "games.db"
+
+    menu = sim(tree, nvm, TO_COUNTER)
+    assert menu[0] == "Lunchbox" and "Counter" in menu
+
+    opened = sim(tree, nvm, TO_COUNTER + "ok")
+    assert opened[0] == "P1's turn" and "Add 1" in opened and "Add 3" in opened
+
+    # two turns, then a power cut (each run is a power-on): the box offers the game again
+    sim(tree, nvm, TO_COUNTER + "ok " + PLAY_A)
+    offer = sim(tree, nvm, "wait:500")
+    assert "Resume game?" in offer and "Counter" in offer, offer
+    resumed = sim(tree, nvm, "ok")
+    assert resumed[0] == "P1's turn" and "4" in resumed, resumed
+
+    end = sim(tree, nvm, "ok " + PLAY_B)
+    assert "Game over" in end and "P1 wins" in end, end
+
+    pulled = pull(tree, nvm, db)
+    assert "1 new record" in pulled, pulled
+
+    history = run(tree, "history", "--db", str(db)).stdout
+    assert "Counter (to 10)" in history and "P1" in history, history
+    assert "counter" not in history  # its name, not its id
+    only = run(tree, "history", "--db", str(db), "--game", "count to 10").stdout
+    assert "Counter" in only
+
+    replay = run(tree, "replay", "1", "--db", str(db)).stdout
+    steps = [line.split(None, 2)[1:] for line in replay.splitlines() if line[4:5] == "."]
+    assert steps == [["P1", "add 3"], ["P2", "add 1"], ["P1", "add 2"], ["P2", "add 1"],
+                     ["P1", "add 3"]], replay
+    assert "end: winner P1, score 8:2, 5 actions" in replay, replay
+
+    on_screen = run(tree, "replay", "1", "--db", str(db), "--sim", "--upto", "1").stdout
+    assert "P2's turn" in on_screen and "Add 1" in on_screen, on_screen
+
+    exported = json.loads(run(tree, "export", "--format", "json", "--db", str(db)).stdout)
+    (game,) = exported["games"]
+    assert game["game_id"] == "counter" and game["game"] == "Counter (to 10)", game
+    assert game["scores"] == [8, 2] and game["winners"] == ["P1"], game
+
+    bg = json.loads(run(tree, "export", "--format", "bgstats", "--db", str(db)).stdout)
+    assert [g["name"] for g in bg["games"]] == ["Counter"]
+    assert bg["games"][0]["highestWins"] is True
+    (play,) = bg["plays"]
+    assert sorted((s["score"], s["winner"]) for s in play["playerScores"]) == [
+        ("2", False), ("8", True)]
+
+    stats = run(tree, "stats", "--db", str(db)).stdout
+    assert "Counter" in stats, stats
+    csv_text = run(tree, "export", "--db", str(db)).stdout
+    assert ",counter,Counter (to 10)," in csv_text, csv_text
+
+    only_the_game_added(tree, base)  # and the tools wrote nothing into the tree
+
+
+def test_its_screenshot_is_taken_with_the_others(tree):
+    """`lunchbox sim --readme-shots` (make screenshots) takes the descriptor's "shots" too,
+    its keys after the game's menu row is opened."""
+    shots = tree / "shots"
+    out = run(tree, "sim", "--readme-shots", str(shots)).stdout.split()
+    for tag in ("display-pack", "ssd1306"):
+        assert str(shots / "counter-turn-{}.png".format(tag)) in out
+        assert (shots / "counter-turn-{}.png".format(tag)).stat().st_size > 0
+    script = run(tree, code="from lunchbox import sim; print(dict(sim.shot_scripts())"
+                            "['counter-turn'])").stdout.strip()
+    assert script == TO_COUNTER + "ok next next ok"
+
+
+def test_sync_puts_it_on_the_board(tree):
+    """`lunchbox sync`'s file set (what goes onto CIRCUITPY) has both folders, the
+    descriptor included."""
+    out = run(tree, code="from lunchbox import fileset, profiles; "
+                         "p = profiles.load_profile('pico-display-pack'); "
+                         "print(sorted(k for k in fileset.sources(p) if '/counter/' in k))")
+    assert out.stdout.strip() == str(sorted([
+        "companion/games/counter/__init__.py", "companion/games/counter/entry.py",
+        "shared_rules/counter/__init__.py", "shared_rules/counter/about.json",
+        "shared_rules/counter/game.py"]))
+
+
+def changed_files(tree, base):
+    """Every difference between the copy and the repository, as git would list it: files
+    added (A), changed (M) or gone (D), by their paths."""
+    out = []
+    for name in COPIED:
+        stack = [filecmp.dircmp(base / name, tree / name, ignore=["__pycache__"])]
+        while stack:
+            d = stack.pop()
+            rel = Path(d.left).relative_to(base)
+            out += ["D " + (rel / f).as_posix() for f in d.left_only if not f.startswith(".")]
+            out += ["A " + (rel / f).as_posix() for f in d.right_only]
+            # dircmp's shallow compare trusts size and mtime: compare bytes
+            out += ["M " + (rel / f).as_posix() for f in d.common_files
+                    if (Path(d.left) / f).read_bytes() != (Path(d.right) / f).read_bytes()]
+            stack += list(d.subdirs.values())
+    return sorted(out)
+
+
+def test_nothing_else_changed(tree, base):
+    only_the_game_added(tree, base)
+
+
+def only_the_game_added(tree, base):
+    """What differs from the repository is the two new folders and the one registry line."""
+    assert changed_files(tree, base) == sorted(
+        ["A " + f for f in NEW_FOLDERS] + ["M " + REGISTRY])
+    diff = [line for line in difflib.unified_diff(
+        (base / REGISTRY).read_text().splitlines(True),
+        (tree / REGISTRY).read_text().splitlines(True), n=0)
+        if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert diff == ["+" + LINE]
+
+
+def test_each_registry_line_is_its_games_record_index():
+    """A protocol class writes its ``index`` and ``game_id`` into every record (byte 1) and
+    the registry reads them back by line: the two must agree, for every line (a new game's
+    class states the position of the line it adds)."""
+    from shared_rules import games
+
+    for i, (game_id, module, name) in enumerate(games.ROWS):
+        cls = getattr(__import__(module, None, None, [name]), name)
+        assert (cls.game_id, cls.index) == (game_id, i), module
+        assert games.game_id_of(games.record(games.new(game_id))) == game_id
+
+
+def test_the_counter_game_states_its_line():
+    """The fixture's class names the position the test's registry line takes."""
+    from shared_rules.registry import ROWS
+
+    text = (GAME / "shared_rules/counter/game.py").read_text()
+    assert "index = {}  #".format(len(ROWS)) in text
+
+
+def test_the_doc_explains_every_descriptor_field():
+    """docs/adding-a-game.md's table has a row for every field a descriptor uses."""
+    doc = (REPO / "docs" / "adding-a-game.md").read_text()
+    files = sorted(REPO.glob("shared_rules/*/about.json"))
+    files.append(GAME / "shared_rules/counter/about.json")
+    fields = sorted({k for f in files for row in json.loads(f.read_text())["rows"] for k in row})
+    assert [k for k in fields if "| `{}` |".format(k) not in doc] == []

@@ -1,0 +1,163 @@
+"""The charts of `lunchbox stats --plot` (host/lunchbox/charts.py): the data behind each, the
+bars, labels and ticks matplotlib drew (its artists, not pixels), names in the titles, and the
+PNGs written read back for their size."""
+
+import random
+import struct
+import time
+
+import pytest
+
+from lunchbox import charts, gamerec, stats
+from lunchbox.game_names import IDS
+from shared_rules import games
+
+T0 = 1767225600
+DAY = 86400
+
+
+def ldl_row(seed, when):
+    """A real Let's Do Lunch game, as a pull stores it (gamerec.summarize), seats named."""
+    rng = random.Random(seed)
+    g = games.new("lets_do_lunch")
+    while not g.is_terminal():
+        g.apply(rng.choice(g.legal_actions()))
+    row = gamerec.summarize(seed, gamerec.KIND_RECORD, games.record(g), when)
+    row.update(players=["ANNA", "BO"], id=seed)
+    return row
+
+
+def row(gid, params, players, winners, scores, when):
+    return {"game_id": gid, "params": params, "players": players, "winners": winners,
+            "scores": scores, "played_at": when, "status": "ok"}
+
+
+@pytest.fixture
+def rows():
+    """Hand-checked: the race ANNA 2 of 3, BO 1 of 3; Space Lunch solo Easy won 1 of 2, Hard
+    lost; an Aqua Brunch scoreboard tied by ANNA and BO (CY 0 of 1); three Let's Do Lunch."""
+    out = [
+        row("battle_race", [2], ["ANNA", "BO"], [0], [21, 15], T0 + 3 * DAY),
+        row("battle_race", [2], ["ANNA", "BO"], [1], [19, 21], T0 + 1 * DAY),
+        row("battle_race", [2], ["ANNA", "BO"], [0], [22, 20], T0 + 2 * DAY),
+        row("space_lunch", [0], ["ANNA", "Automa"], [0], [5, 3], T0),
+        row("space_lunch", [0], ["ANNA", "Automa"], [1], [2, 4], T0 + 60),
+        row("space_lunch", [2], ["ANNA", "Automa"], [1], [1, 6], T0 + 120),
+        row("aqua_score", [3, 0], ["ANNA", "BO", "CY"], [0, 1], [30, 30, 12], T0),
+    ]
+    return out + [ldl_row(seed, T0 + seed * 600) for seed in (1, 2, 3)]
+
+
+def by_kind(chart_list, kind):
+    return [c for c in chart_list if c["kind"] == kind]
+
+
+def ax_of(chart):
+    return charts.figure(chart).axes[0]
+
+
+def whole(ticks):
+    """Ticks there are, all whole numbers."""
+    return len(ticks) > 1 and all(float(t).is_integer() for t in ticks)
+
+
+def test_the_charts_and_their_data(rows):
+    made = stats.chart_list(rows)
+    assert [c["file"] for c in made] == [
+        "win-rate-space-lunch.png", "win-rate-lets-do-lunch.png", "win-rate-aqua-score.png",
+        "win-rate-battle-race.png", "space-lunch-win-rate.png", "lets-do-lunch-rolls.png",
+        "lets-do-lunch-margins.png", "scores-space-lunch.png", "scores-aqua-score.png",
+        "scores-battle-race.png"]
+    rates = {c["file"]: c["players"] for c in by_kind(made, "win_rate")}
+    assert rates["win-rate-battle-race.png"] == [("ANNA", 3, 2), ("BO", 3, 1)]
+    assert rates["win-rate-space-lunch.png"] == [("ANNA", 3, 1), ("Automa", 3, 2)]
+    assert rates["win-rate-aqua-score.png"] == [("ANNA", 1, 1), ("BO", 1, 1), ("CY", 1, 0)]
+    (levels,) = by_kind(made, "levels")
+    assert [lv[:3] for lv in levels["levels"]] == [("Easy", 2, 1), ("Hard", 1, 0)]
+    (margins,) = by_kind(made, "margins")
+    ldl = [r for r in rows if r["game_id"] == "lets_do_lunch"]
+    assert margins["games"] == [(i + 1, r["players"][r["winners"][0]], r["scores"][r["winners"][0]])
+                                for i, r in enumerate(ldl)]
+    assert all(points == -min(r["scores"]) >= 0 for (_, _, points), r in zip(margins["games"], ldl))
+    (race,) = [c for c in by_kind(made, "scores") if c["file"] == "scores-battle-race.png"]
+    # oldest first, game numbers shared by the players at one table
+    assert race["players"] == [("ANNA", [(1, 19), (2, 22), (3, 21)]),
+                               ("BO", [(1, 21), (2, 20), (3, 15)])]
+    day = [time.strftime("%Y-%m-%d", time.localtime(T0 + d * DAY)) for d in (1, 3)]
+    assert race["title"] == "Space Battle race: scores over time ({} to {})".format(*day)
+    (lunch,) = [c for c in by_kind(made, "scores") if c["file"] == "scores-space-lunch.png"]
+    assert [p for p, _ in lunch["players"]] == ["ANNA"]  # not the Automa's score
+
+
+def test_win_rate_bars_carry_their_counts(rows):
+    (chart,) = [c for c in stats.chart_list(rows) if c["file"] == "win-rate-aqua-score.png"]
+    ax = ax_of(chart)
+    (bars,) = ax.containers
+    assert [b.get_height() for b in bars] == [1.0, 1.0, 0.0]
+    assert [t.get_text() for t in ax.texts] == ["1 of 1", "1 of 1", "0 of 1"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["ANNA", "BO", "CY"]
+    assert ax.get_title() == "Aqua Brunch scoreboard: win rate per player"
+    (chart,) = [c for c in stats.chart_list(rows) if c["file"] == "win-rate-battle-race.png"]
+    ax = ax_of(chart)
+    assert [round(b.get_height(), 6) for b in ax.containers[0]] == [round(2 / 3, 6),
+                                                                     round(1 / 3, 6)]
+    assert [t.get_text() for t in ax.texts] == ["2 of 3", "1 of 3"]
+    assert ax.get_title() == "Space Battle race: win rate per player"
+
+
+def test_space_lunch_by_difficulty_stacks_won_and_lost(rows):
+    (chart,) = by_kind(stats.chart_list(rows), "levels")
+    ax = ax_of(chart)
+    won, lost = ax.containers
+    assert [b.get_height() for b in won] == [1, 0] and [b.get_height() for b in lost] == [1, 1]
+    assert [b.get_y() for b in lost] == [1, 0]  # lost sits on won
+    assert [t.get_text() for t in ax.texts] == ["1", "", "1", "1"]
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks[0].startswith("Easy\n50% (") and ticks[1].startswith("Hard\n0% (")
+    assert whole(ax.get_yticks())
+
+
+def test_margins_and_rolls(rows):
+    made = stats.chart_list(rows)
+    (margins,) = by_kind(made, "margins")
+    ax = ax_of(margins)
+    drawn = sorted((int(b.get_x() + b.get_width() / 2 + 0.5), b.get_height())
+                   for bars in ax.containers for b in bars)
+    assert drawn == [(g, p) for g, _, p in margins["games"]]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["{} won".format(w) for w in sorted({w for _, w, _ in margins["games"]})]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(str(p) for _, _, p in
+                                                            margins["games"])
+    (rolls,) = by_kind(made, "rolls")
+    ax = ax_of(rolls)
+    counts = stats.ldl_rolls(rows)
+    assert [b.get_height() for b in ax.containers[0]] == counts and sum(counts) > 0
+    assert whole(ax.get_yticks()) and whole(ax.get_xticks())
+
+
+def test_count_axes_have_whole_ticks_and_titles_names(rows):
+    for chart in stats.chart_list(rows):
+        ax = ax_of(chart)
+        title = ax.get_title()
+        assert not any(gid in title for gid in IDS), title
+        if chart["kind"] in ("levels", "rolls", "margins", "scores"):
+            assert whole(ax.get_yticks()), chart["file"]
+        if chart["kind"] in ("rolls", "margins", "scores"):
+            assert whole(ax.get_xticks()), chart["file"]
+
+
+def test_the_pngs_written_are_the_charts_at_their_size(rows, tmp_path):
+    paths = stats.plots(rows, str(tmp_path))
+    made = stats.chart_list(rows)
+    assert [p.rsplit("/", 1)[1] for p in paths] == [c["file"] for c in made]
+    want = (int(charts.SIZE[0] * charts.DPI), int(charts.SIZE[1] * charts.DPI))
+    for path in paths:
+        data = open(path, "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+        assert struct.unpack(">II", data[16:24]) == want, path
+        assert len(data) > 5000, path  # drawn, not blank
+
+
+def test_no_rows_no_charts(tmp_path):
+    assert stats.chart_list([]) == []
+    assert stats.plots([], str(tmp_path / "empty")) == []
