@@ -7,7 +7,7 @@ import os
 
 import linkloop
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.core import link as dev
@@ -68,6 +68,8 @@ def test_both_parsers_agree_on_any_stream_in_any_pieces(data, cuts):
 
 @FAST
 @given(st.binary(max_size=400), frames_st.filter(lambda f: len(f[2]) <= dev.RX_MAX))
+@example(b"\xa5\x5a", (0, 0x40, b""))  # the garbage's sync claims 64 bytes the frame lacks
+@example(b"\x00\xa5\x5a\xa5", (1, 2, b"\xa5\x5a"))
 def test_a_good_frame_after_any_garbage_is_found(garbage, f):
     good = lp.encode(*f)
     for parser in (lp.Parser(max_payload=dev.RX_MAX), dev.FrameReader(timeout=0)):

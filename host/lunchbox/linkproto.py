@@ -107,9 +107,16 @@ class Parser:
                 progressed = True
                 continue
             if len(buf) < OVERHEAD + n:
-                break
-            (crc,) = struct.unpack_from(">I", buf, HEADER + n)
-            if zlib.crc32(buf[2:HEADER + n]) & 0xFFFFFFFF != crc:
+                j = self._later_frame(buf)
+                if j < 0:
+                    break
+                # a sync in garbage claimed the bytes of a good frame that is already
+                # whole: the claim is the damaged one (firmware core/link.py does the same)
+                self.dropped += 1
+                del buf[:j]
+                progressed = True
+                continue
+            if not self._good(buf, 0, n):
                 self.dropped += 1
                 del buf[:1]
                 progressed = True
@@ -118,6 +125,20 @@ class Parser:
             del buf[:OVERHEAD + n]
             progressed = True
         return progressed
+
+    def _good(self, buf, i, n):
+        (crc,) = struct.unpack_from(">I", buf, i + HEADER + n)
+        return zlib.crc32(buf[i + 2:i + HEADER + n]) & 0xFFFFFFFF == crc
+
+    def _later_frame(self, buf):
+        """Where the first whole, good frame after the start of ``buf`` begins, or -1."""
+        j = buf.find(SYNC, 1)
+        while 0 < j <= len(buf) - OVERHEAD:
+            (n,) = struct.unpack_from(">H", buf, j + 4)
+            if n <= self.max_payload and j + OVERHEAD + n <= len(buf) and self._good(buf, j, n):
+                return j
+            j = buf.find(SYNC, j + 1)
+        return -1
 
 
 # ---- requests ------------------------------------------------------------------------------

@@ -7,9 +7,10 @@ Every message, both ways, is one frame::
 The CRC covers type, tag, length and payload. A request's ``tag`` comes back in its answer so
 the host can tell a late answer from the one it waits for; answers have type ``request | 0x80``,
 or ERROR. The device only ever reads and writes its own saves: nothing received is executed.
-A bad frame (wrong CRC, a length over RX_MAX, a frame left unfinished for TIMEOUT_MS) is
-dropped and the reader looks for the next sync from the byte after the bad frame's start, so
-garbage, a cut and a 200 KB line all cost nothing but an ERROR answer or silence; the buffer
+A bad frame (wrong CRC, a length over RX_MAX, a frame left unfinished for TIMEOUT_MS, a sync
+in garbage whose claimed bytes hold a whole good frame) is dropped and the reader looks for the
+next sync from the byte after the bad frame's start, so garbage, a cut and a 200 KB line all
+cost nothing but an ERROR answer or silence; the buffer
 never holds more than one frame. (The host also opens each session with RX_MAX + OVERHEAD zero
 bytes, which complete and so flush any frame a cut left half-received.)
 """
@@ -69,6 +70,11 @@ def frame(ftype, tag, payload=b""):
     out[6:6 + n] = payload
     out[6 + n:] = _u32(crc32(out, 2, 6 + n))
     return bytes(out)
+
+
+def _good(buf, i, n):
+    """The frame of payload length ``n`` at ``buf[i]`` has a right CRC."""
+    return crc32(buf, i + 2, i + HEADER + n) == _get32(buf, i + HEADER + n)
 
 
 def _ticks_diff(a, b):
@@ -145,8 +151,16 @@ class FrameReader:
                 moved = True
                 continue
             if len(buf) < OVERHEAD + n:
-                break
-            if crc32(buf, 2, HEADER + n) != _get32(buf, HEADER + n):
+                j = self._later_frame(buf)
+                if j < 0:
+                    break
+                # a sync in garbage claimed the bytes of a good frame that is already
+                # whole: the claim is the damaged one (the host's Parser does the same)
+                self.bad += 1
+                buf = buf[j:]
+                moved = True
+                continue
+            if not _good(buf, 0, n):
                 self.bad += 1
                 buf = buf[1:]  # look for a sync inside the damaged frame
                 moved = True
@@ -158,6 +172,16 @@ class FrameReader:
             self.since = self._now  # what is left starts a new frame
         self.buf = buf
         return moved
+
+    def _later_frame(self, buf):
+        """Where the first whole, good frame after the start of ``buf`` begins, or -1."""
+        j = buf.find(SYNC, 1)
+        while 0 < j <= len(buf) - OVERHEAD:
+            n = (buf[j + 4] << 8) | buf[j + 5]
+            if n <= self.max and j + OVERHEAD + n <= len(buf) and _good(buf, j, n):
+                return j
+            j = buf.find(SYNC, j + 1)
+        return -1
 
 
 class LinkServer:
