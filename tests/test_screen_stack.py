@@ -298,7 +298,7 @@ def test_the_issues_let_s_do_lunch_match_end_then_new_game(simulate, nvm):
     # test_let_s_do_lunch_match_end_then_new_game_menu_or_back below
 
 
-LDL_ENDS = {"new game": ([OK], "SetupScreen"), "menu": ([NEXT, OK], "MainMenu"),
+LDL_ENDS = {"new game": ([OK], "PlayScreen"), "menu": ([NEXT, OK], "MainMenu"),
             "back": ([BACK], "MainMenu")}
 
 
@@ -310,13 +310,15 @@ def test_let_s_do_lunch_match_end_then_new_game_menu_or_back(profile, end):
         setup(box, 1 if end == "menu" else None, 1, target=5)
         texts = Player(box, 2, seed=len(end)).play_match()
         assert texts[:1] == ["Game over"], texts
+        params = box.store.load_game()[1][2:7]  # the match's settings, as saved at its end
         for k in keys:
             box.press(k)  # a crash here raises out of the app's step
         assert type(box.top).__name__ == then, box.texts()
         assert box.sim.display.root[0] is box.top.group
         assert "Game over" not in box.texts()
-        if then == "SetupScreen":
-            box.press(BACK)  # and from the new match's setup back to the menu
+        if then == "PlayScreen":  # a new match with the same settings, not one move in
+            assert box.top.game.actions() == [] and box.top.game.to_bytes()[2:7] == params
+            box.press(BACK)  # and from the new match back to the menu
             assert type(box.top).__name__ == "MainMenu"
         assert crashes(box.nvm) == [] and kept(box.nvm) != []
     finally:

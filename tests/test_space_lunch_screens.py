@@ -83,7 +83,7 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile,
         p = plan(difficulty, seed)
         sim = run(profile, stepwise(p))
         check_steps(sim, p)
-        # the end: who won and why, the record written, the saved game cleared
+        # the end: who won and why, the record written, the end saved until it is left
         end = " ".join(sim.texts())
         if p.game.engine.winner == 0:
             assert "You win" in end and "triplets" in end
@@ -92,7 +92,7 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile,
         from companion.core.store import Store
 
         store = Store(sim.nvm)
-        assert store.load_game() is None
+        assert store.load_game() == ("space_lunch", games.record(p.game))
         records = [bytes(r[2]) for r in store.records() if r[1] in (1, 3)]
         assert records and records[-1].endswith(games.record(p.game))
         sim.close()
@@ -243,7 +243,12 @@ def test_the_end_new_game_menu_and_undo(profile, run, nvm):
     assert t[0] in ("You win!", "Automa wins") and sim.app().top.game.is_terminal()
     assert any("OK: new" in x for x in t)
     assert sim.layout_problems() == []
-    assert type(run(profile, end + " ok").app().top).__name__ == "SetupScreen"
+    # OK: the same game again (the same difficulty, no move yet); Back: the menu; the end's
+    # save goes either way
+    again = run(profile, end + " ok")
+    top = again.app().top
+    assert type(top).__name__ == "SoloScreen" and top.game.params[0] == 3, top
+    assert top.game.actions() == [] and again.app().store.load_game() is None
     assert type(run(profile, end + " back").app().top).__name__ == "MainMenu"
     # undo from the end: the last action taken back, the game saved again
     sim = run(profile, end + " long:back", nvm)

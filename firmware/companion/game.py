@@ -69,7 +69,7 @@ class GameScreen(Screen):
         if self.game.is_terminal():
             self.show()
             self.ended = True
-            self.finished()  # keeps the record and forgets the save: no save of the end
+            self.finished()  # keeps the record; the end stays saved until it is left
         else:
             self.save()
             self.show()
@@ -97,8 +97,8 @@ class GameScreen(Screen):
 
     def tick(self, now):
         if not self.ended and self.game.is_terminal():
-            self.ended = True  # resumed at the end: a power cut before the save was cleared
-            self.resumed_end = True  # ... and maybe after the record was kept: keep it once
+            self.ended = True  # resumed at the end: the power went on the end screen,
+            self.resumed_end = True  # or before its record was kept: keep it once
             self.finished()
 
     def save(self):
@@ -132,25 +132,57 @@ class GameScreen(Screen):
         self.app.keep_record(self.game.to_bytes())
 
     def finished(self):
-        """The game is over: keep its record, forget the saved game, and put the result in
-        this screen's place. The screen leaves the stack first and the dialog is built once
-        this event is handled (app.later), when nothing refers to the board any more: the
-        end is when the heap is fullest. "New game" opens this game's menu entry again;
-        "Menu" and Back go to the main menu."""
+        """The game is over: keep its record and put the result in this screen's place. The
+        end stays saved until the player leaves the result (a power cut shows it again:
+        menu.resume_prompt); the record is kept once. The screen leaves the stack first and
+        the dialog is built once this event is handled (app.later), when nothing refers to
+        the board any more: the end is when the heap is fullest. "New game" starts this
+        game again with the same players and settings (``again``); "Menu" and Back go to
+        the main menu."""
         app = self.app
-        game_id = self.game.game_id
         text = "\n".join(self.result_lines())
         record = self.game.to_bytes()
-        self.save()  # the end, so that a cut before the save is cleared resumes at the end
+        again = self.again()
+        self.save()  # the end, so that a cut before the record is kept resumes at the end
         while self in app.stack and len(app.stack) > 1:
             app.pop()  # this screen, and a picker over it that made the last move
-        app.finish_game(record, getattr(self, "resumed_end", False))
-        app.later(lambda: app.push(ConfirmDialog(app, "Game over", text,
-                                                 lambda: new_game(app, game_id), app.home,
-                                                 "New game", "Menu")))
+        app.keep_record(record, getattr(self, "resumed_end", False))
+        app.later(lambda: app.push(ConfirmDialog(app, "Game over", text, leave(app, again),
+                                                 leave(app, app.home), "New game", "Menu")))
+
+    def again(self):
+        """What "New game" on the end screen runs: this game again, with the same players
+        and settings (its parameters), on a game with no move yet. Made at the end, so the
+        end screen holds a few bytes, not the game."""
+        from shared_rules.protocol import encode
+
+        app = self.app
+        game_id = self.game.game_id
+        fresh = encode(self.game.index, self.game.params, b"", ())
+        return lambda: new_game(app, game_id, fresh)
 
 
-def new_game(app, game_id):
+def leave(app, then):
+    """A way out of a game's end screen: the end's save goes first (it was kept so that a
+    power cut shows the result again), then ``then()``."""
+
+    def go():
+        app.store.clear_game()
+        then()
+
+    return go
+
+
+def new_game(app, game_id, fresh=None):
+    """Open ``game_id`` over the menu, not shown first: its new-game screen, or ``fresh``
+    (a game's bytes with no move yet: the same settings again)."""
     from .loader import open_game
 
-    app.home(lambda: open_game(app, game_id))  # the game opens over the menu, not shown first
+    def go():
+        open_game(app, game_id, fresh)
+        if fresh is not None:  # the loader warns before a new game only when it makes it
+            from .loader import _warn_if_memory_is_full
+
+            _warn_if_memory_is_full(app, game_id)
+
+    app.home(go)

@@ -22,6 +22,11 @@ def resume_prompt(app):
     if saved is None:
         return
     game_id, payload = saved
+    if app.kept(payload):
+        # a game over whose record is kept: the power went while its result was on screen,
+        # and that screen comes back (leaving it forgets the save)
+        open_game(app, game_id, payload)
+        return
     info = game_info(game_id)
     name = info[2] if info else game_id
 

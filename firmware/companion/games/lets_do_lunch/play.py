@@ -136,6 +136,9 @@ class PlayScreen(Moves, GameScreen):
             self.show()
 
     def tick(self, now):
+        if self.game.is_terminal():
+            GameScreen.tick(self, now)  # resumed on the match's end: its result, kept once
+            return
         if self.led_until is not None and ticks_diff(now, self.led_until) >= 0:
             self.led_until = None
             self.app.leds.off()

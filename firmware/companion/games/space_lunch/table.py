@@ -5,7 +5,7 @@ the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, spac
 
 from companion.core.buttons import BACK, LONG, NEXT, OK, PREV
 from companion.core.text import fit
-from companion.game import GameScreen, new_game
+from companion.game import GameScreen, leave
 from companion.ui import TitleBar, text
 from shared_rules.space_lunch.actions import AUTOMA, TAKE, decode, where
 
@@ -205,10 +205,27 @@ class SpaceLunchScreen(Coupons, GameScreen):
     def finished(self):
         """The end, shown on the table itself (who won in the top line, why at the bottom):
         a result screen on top would hold its widgets beside this one's at the moment the
-        heap is fullest. The record is kept and the save cleared as GameScreen does; OK is a
-        new game, Back the menu, a long Back still undoes."""
-        self.app.finish_game(self.game.to_bytes())
+        heap is fullest. The end stays saved and the record is kept once, as GameScreen
+        does; OK is the same game again, Back the menu, a long Back still undoes."""
+        self.save()
+        self.app.keep_record(self.game.to_bytes(), getattr(self, "resumed_end", False))
         self.show()
+
+    def again(self):
+        """The same game again: the same difficulty, a new deal; two players say again who
+        starts (the rulebook's question, asked each game)."""
+        app = self.app
+        mode = self.game.params[0]
+
+        def go():  # over the menu (this screen gone) as the new-game list opens them
+            from . import entry
+
+            if mode == entry.MODE_DUEL:
+                app.push(entry.FirstPlayer(app))
+            else:
+                entry.start(app, entry.new(app, mode))
+
+        return lambda: app.home(go)
 
     def end_lines(self):
         head, why = self.result_lines()
@@ -220,9 +237,9 @@ class SpaceLunchScreen(Coupons, GameScreen):
     def on_game_button(self, button, kind):
         if self.game.is_terminal():
             if button == OK and kind != LONG:
-                new_game(self.app, self.game.game_id)
+                leave(self.app, self.again())()
             elif button == BACK and kind != LONG:
-                self.app.home()
+                leave(self.app, self.app.home)()
             return
         if button == BACK and kind != LONG:
             if self.options is not None or self.coupon is not None:
