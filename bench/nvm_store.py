@@ -1,7 +1,8 @@
 """Figures for the nvm save store (firmware/companion/core/store.py) on a fake RP2 flash sector.
 
 Prints bytes programmed per save, saves per compaction, erase cycles per 1000 saves of a typical
-game state (40-100 bytes), the estimated life of the nvm sector in games, and the heap the store
+game state (40-100 bytes), the estimated life of the nvm sector in games, the bytes a whole
+Space Lunch game appends with whole-game saves and with diff saves, and the heap the store
 uses on MicroPython (the WebAssembly interpreter of the test lane).
 
     .venv/bin/python bench/nvm_store.py
@@ -17,7 +18,8 @@ for sub in ("", "firmware", os.path.join("tests", "portable"), "tests"):
 
 from _flash import FlashNVM  # noqa: E402
 
-from companion.core.store import KIND_FINISHED, Store  # noqa: E402
+from companion.core.store import KIND_FINISHED, KIND_GAME, Store  # noqa: E402
+from shared_rules import games  # noqa: E402
 
 ERASE_CYCLES = 100_000  # typical endurance of the RP2040's QSPI flash (W25Q16JV)
 SAVES_PER_GAME = 60  # one save per handled move; a finished-game record at the end
@@ -78,6 +80,77 @@ def host_figures():
     print("B/append: bytes programmed by a save that appends (record: 12 + 1 + id + state);")
     print("B/save(avg): including the 4096 bytes of each compaction; saves/cmp: saves per erase;")
     print("ring: records kept for the host at the end (the oldest are dropped when full).")
+
+
+class WholeSaves(Store):
+    """The store as it was before diff records: every save writes the whole game (a version 1
+    sector gets no diff records)."""
+
+    def __init__(self, nvm):
+        super().__init__(nvm)
+        self._version = 1
+
+    def _compact(self, *args):
+        super()._compact(*args)
+        self._version = 1
+
+
+def space_lunch_game(s, mode, rng):
+    """One Space Lunch game as the app saves it: a save after every move that does not end
+    the game (an undo now and then), then the finished game's record and the save cleared.
+    Returns (saves, bytes appended by them, compactions, final payload length)."""
+    g = games.new("space_lunch", mode)
+    saves = appended = 0
+    c0 = s.stats()["compactions"]
+    while not g.is_terminal():
+        if g.can_undo() and rng.random() < 0.03:
+            g.undo()
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+        if g.is_terminal():
+            break
+        used = s.stats()["used"]
+        c = s.stats()["compactions"]
+        if s.save_game("space_lunch", g.to_bytes()):
+            saves += 1
+            if s.stats()["compactions"] == c:
+                appended += s.stats()["used"] - used
+    record = g.to_bytes()
+    s.append_record(KIND_GAME, b"\x01" * 14 + record)  # the envelope: date, names
+    s.clear_game()
+    return saves, appended, s.stats()["compactions"] - c0, len(record)
+
+
+def space_lunch_figures(games_played=40):
+    print()
+    print("Space Lunch, {} random games each (a save per move, an undo in 30 moves), the"
+          .format(games_played))
+    print("host pulling after every game; bytes appended by a game's saves (a game's end")
+    print("record and clear add about {} more):".format(12 + 1 + 14 + 100 + 12))
+    header = "{:<16} {:<14} {:>6} {:>9} {:>9} {:>9} {:>12}".format(
+        "game", "saves", "saves", "B/game", "B/game", "B/save", "compactions")
+    print(header)
+    print("{:<16} {:<14} {:>6} {:>9} {:>9} {:>9} {:>12}".format(
+        "", "", "/game", "mean", "max", "mean", "/game"))
+    print("-" * len(header))
+    for label, mode in (("solo (Hard)", 2), ("two players", 4)):
+        for how, cls in (("whole game", WholeSaves), ("diff", Store)):
+            rng = random.Random(7)
+            s = cls(FlashNVM())
+            s.save_settings(b"names=Ann,Bob,Cy,Di;bright=3;leds=1")
+            total_saves = total = worst = cmps = 0
+            for _ in range(games_played):
+                n, appended, c, _size = space_lunch_game(s, mode, rng)
+                total_saves += n
+                total += appended
+                worst = max(worst, appended)
+                cmps += c
+                if s.records():
+                    s.ack_records(s.records()[-1][0])
+            print("{:<16} {:<14} {:>6.0f} {:>9.0f} {:>9} {:>9.1f} {:>12.2f}".format(
+                label, how, total_saves / games_played, total / games_played, worst,
+                total / max(1, total_saves), cmps / games_played))
+    print("(B/game counts appends only; a compaction programs the whole 4096-byte sector)")
 
 
 # The WebAssembly port's gc.collect() frees nothing while a script runs (checked: a dropped
@@ -143,4 +216,5 @@ def micropython_figures():
 
 if __name__ == "__main__":
     host_figures()
+    space_lunch_figures()
     micropython_figures()

@@ -146,8 +146,8 @@ class Box:
         if not rewrite:
             raise Defect("the pushed names are gone ({}) after a power cut outside a sector "
                          "rewrite (the store said {!r})".format(held_names(self.store), said))
-        if said not in (store.MSG_CUT_SETTINGS, store.MSG_CUT, store.MSG_BLANK,
-                        store.MSG_CORRUPT, store.MSG_FOREIGN):
+        if said not in (store.MSG_CUT_SETTINGS, store.MSG_CUT_SETTINGS_RECORDS, store.MSG_CUT,
+                        store.MSG_BLANK, store.MSG_CORRUPT, store.MSG_FOREIGN):
             raise Defect("the pushed names are gone and the store says {!r}".format(said))
         if said not in self.shown():
             raise Defect("the names are gone and the screen does not say so: {!r}".format(
@@ -157,7 +157,7 @@ class Box:
     def note_records_loss(self):
         """A cut inside the sector rewrite can take the ring's records with it (the image holds
         the game and the settings first; docs/persistence.md), and the store says so, with one
-        message for several losses ("settings reset" may cover records too), repeated at each
+        message for several losses ("saved game lost" may cover records too), repeated at each
         mount until the next save. Noted for the match's check (Table.check_ldl_match)."""
         from companion.core import store
 

@@ -16,8 +16,8 @@ from shared_rules._compat import Rng
 
 LOST_GAME_MSGS = {store.MSG_CUT_GAME, store.MSG_CUT, store.MSG_BLANK, store.MSG_FOREIGN,
                   store.MSG_CORRUPT}
-LOST_SETTINGS_MSGS = {store.MSG_CUT_SETTINGS, store.MSG_CUT, store.MSG_BLANK,
-                      store.MSG_FOREIGN, store.MSG_CORRUPT}
+LOST_SETTINGS_MSGS = {store.MSG_CUT_SETTINGS, store.MSG_CUT_SETTINGS_RECORDS, store.MSG_CUT,
+                      store.MSG_BLANK, store.MSG_FOREIGN, store.MSG_CORRUPT}
 
 
 def snap(s):
@@ -54,6 +54,9 @@ def fill_until_full(nvm, needed):
 
 OPS = {
     "game": lambda s: s.save_game("lunch", b"\xee" * 70),
+    # the same game again: a diff record (its prefix kept, a tail), a move and an undo
+    "move": lambda s: s.save_game("lunch", s.load_game()[1] + b"\x21\x22"),
+    "undo": lambda s: s.save_game("lunch", s.load_game()[1][:-3] + b"\x09"),
     "other_game": lambda s: s.save_game("aqua", b"\x01\x02"),
     "settings": lambda s: s.save_settings(b"names=Cy,Di;bright=1"),
     "record": lambda s: s.append_record(store.KIND_FINISHED, b"R" * 50),
@@ -143,6 +146,18 @@ def test_cut_at_every_byte_of_an_append(name):
     assert erases == 0 and 0 < total < 200
 
 
+def test_the_game_ops_append_diff_records():
+    """Saves of the game already saved are diff records (the cuts above cut them), a save of
+    another game a whole one."""
+    for name, kind in (("game", store.K_GAMEDIFF), ("move", store.K_GAMEDIFF),
+                       ("undo", store.K_GAMEDIFF), ("other_game", store.K_GAME)):
+        nvm = populated()
+        s = Store(nvm)
+        pos = s.stats()["used"]
+        OPS[name](s)
+        assert nvm.mem[pos + 1] == kind, name
+
+
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_cut_at_every_byte_of_a_compaction(name):
     nvm = fill_until_full(populated(), 16)
@@ -154,7 +169,7 @@ def test_cut_at_every_byte_of_a_compaction(name):
         assert erases == 1 and total == 4096
 
 
-@pytest.mark.parametrize("name", ["game", "record", "settings"])
+@pytest.mark.parametrize("name", ["game", "move", "record", "settings"])
 def test_cut_with_half_programmed_bytes(name):
     """A cut leaves the byte being programmed with only some of its bits."""
     image = bytes(populated().mem)
@@ -163,7 +178,7 @@ def test_cut_with_half_programmed_bytes(name):
     cut_everywhere(full, OPS[name], tear_seed=5000, follow=False)
 
 
-@pytest.mark.parametrize("name", ["game", "record"])
+@pytest.mark.parametrize("name", ["game", "move", "record"])
 def test_cut_with_a_half_programmed_page(name):
     """Harsher: every byte from the cut to the end of its flash page keeps only some of its
     bits. An unfinished save may then look damaged: a message is fine, a wrong state is not."""

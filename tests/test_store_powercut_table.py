@@ -50,6 +50,8 @@ def table_sector():
 OPS = {
     # the next entry on the scoreboard
     "game": lambda s, i: s.save_game(GAME, board(i)),
+    # a move of the same game: its first 80 bytes kept, a new tail (a diff record)
+    "move": lambda s, i: s.save_game(GAME, board(0)[:80] + bytes((i % 251, 7 * i % 251))),
     # a Settings round trip (another brightness each time), the names kept
     "settings": lambda s, i: s.save_settings(AppSettings(names=list(NAMES),
                                                          brightness=10 * (i % 10)).to_bytes()),
@@ -90,7 +92,8 @@ def expected(after, where, k):
     if lost_game:
         status = store.MSG_CUT if lost_settings else store.MSG_CUT_GAME
     elif lost_settings:
-        status = store.MSG_CUT_SETTINGS
+        lost_recs = len(kept) < len(recs)
+        status = store.MSG_CUT_SETTINGS_RECORDS if lost_recs else store.MSG_CUT_SETTINGS
     elif len(kept) < len(recs):
         status = store.MSG_CUT_RECORDS
     else:

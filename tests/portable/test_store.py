@@ -55,6 +55,21 @@ def test_game_round_trip_and_no_write_when_unchanged():
     assert s2.save_game("lunch", b"\x01\x02\x04") is False
 
 
+def test_the_same_game_is_saved_as_a_diff():
+    nvm, s = fresh()
+    s.save_game("lunch", b"\x01" * 60 + b"ab")
+    p = nvm.programmed
+    s.save_game("lunch", b"\x01" * 60 + b"\x05ac")  # a move: prefix kept, tail written
+    assert nvm.programmed - p == nvmlog.OVERHEAD + 2 + 3
+    assert Store(nvm).load_game() == ("lunch", b"\x01" * 60 + b"\x05ac")
+    s.save_game("lunch", b"\x01" * 59)  # an undo: shorter
+    s.save_game("lunch", b"\x01" * 59 + b"z")
+    r = Store(nvm)
+    assert r.status is None and r.load_game() == ("lunch", b"\x01" * 59 + b"z")
+    s.save_game("aqua", b"\x01" * 59 + b"z")  # another game: whole
+    assert Store(nvm).load_game() == ("aqua", b"\x01" * 59 + b"z")
+
+
 def test_one_slice_write_per_save():
     nvm, s = fresh()
     before = nvm.writes

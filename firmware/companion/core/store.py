@@ -12,12 +12,18 @@ Mounting never raises. ``store.status`` is None, or a short message for the scre
 memory held something the store could not use (it then starts fresh, or with what survived).
 """
 
+import gc
+
 from shared_rules._compat import const
 
 from . import nvmlog
 from .nvmlog import BAD, BLANK, GOOD, MAGIC, OVERHEAD
 
-VERSION = const(1)  # format version, in the base record
+# Format version, in the base record. 2: the log may hold K_GAMEDIFF records. A version 1
+# sector (older firmware's) is read as it is and gets no diff record until its next
+# compaction writes version 2; older firmware says "newer version" about a version 2 sector
+# rather than "corrupt" (docs/persistence.md, "Format").
+VERSION = const(2)
 
 # Record kinds on flash
 K_BASE = const(0x01)  # first record of a compacted image (what follows, counters)
@@ -27,6 +33,7 @@ K_SETTINGS = const(0x04)
 K_RING = const(0x05)  # a finished-game / crash record for the host
 K_ACK = const(0x06)  # the host has pulled the ring up to a sequence number
 K_SEEN = const(0x07)  # the notice in the base record has been on screen (a save followed)
+K_GAMEDIFF = const(0x08)  # the same game again: keep a prefix of the saved payload, add a tail
 
 # Ring record kinds the app uses (any 1..255 is accepted)
 KIND_FINISHED = const(1)
@@ -48,17 +55,22 @@ MSG_CUT = "Power cut while saving - starting fresh"
 MSG_CUT_GAME = "Power cut while saving - saved game lost"
 MSG_CUT_SETTINGS = "Power cut while saving - settings reset"
 MSG_CUT_RECORDS = "Power cut while saving - some game records lost"
+MSG_CUT_SETTINGS_RECORDS = "Power cut while saving - settings reset, some game records lost"
 MSG_CUT_LAST = "Power cut while saving - last change lost"
 MSG_NO_NVM = "No memory for saves - nothing will be kept"
 MSG_ERROR = "Saved data unreadable - starting fresh"
 
 # A notice (what was lost) is kept in the base record of the image written after damage, and
 # shown at every mount until the next save: a power cut right after the repair cannot hide it.
+# Its index here is what flash holds: append, never reorder.
 _NOTICES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT_RECORDS, MSG_CUT, MSG_CORRUPT,
-            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK, MSG_CUT_LAST)
+            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK, MSG_CUT_LAST,
+            MSG_CUT_SETTINGS_RECORDS)
 _FRESH = (MSG_CUT, MSG_CORRUPT, MSG_FOREIGN, MSG_VERSION, MSG_ERROR)
+# by mask: 1 game, 2 settings, 4 records (a lost game is "saved game lost" with or without
+# records: the game matters most, and with the settings it is "starting fresh")
 _LOSSES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT, MSG_CUT_RECORDS, MSG_CUT_GAME,
-           MSG_CUT_SETTINGS, MSG_CUT)  # by mask: 1 game, 2 settings, 4 records
+           MSG_CUT_SETTINGS_RECORDS, MSG_CUT)
 
 
 def _combine(old, new):
@@ -93,6 +105,7 @@ class Store:
         self.status = None
         self.error = None  # the exception, if mounting hit an unexpected one
         self.max_payload = MAX_PAYLOAD
+        self.unsaved = False  # the last save_game found no heap for a compaction
         self._nvm = nvm
         self._end = 0  # nvm bytes used; 0 = memory only
         self._clear_state()
@@ -113,15 +126,37 @@ class Store:
         return None if g is None else (g[1], g[2])
 
     def save_game(self, game_id, payload):
-        """Save the current game. False (and nothing written) when it equals the saved one."""
+        """Save the current game. False (and nothing written) when it equals the saved one, or
+        when a compaction found no heap for the sector's image: then ``unsaved`` is True, the
+        last save stands, and the next save tries again (a game plays on; docs/persistence.md,
+        "Writing")."""
         gid = self._id_bytes(game_id)
         payload = self._check_payload(payload)
         g = self._game
-        if g is not None and g[1] == game_id and g[2] == payload:
-            return False
+        kind = K_GAME
+        if g is not None and g[1] == game_id:
+            old = g[2]
+            if old == payload:
+                return False
+            # The same game again (a move added, or undone): keep the common prefix of the
+            # saved payload and write the tail, when that is shorter than the whole game.
+            n = min(len(old), len(payload))
+            keep = 0
+            while keep < n and old[keep] == payload[keep]:
+                keep += 1
+            if self._version > 1 and 2 + len(payload) - keep < 1 + len(gid) + len(payload):
+                kind = K_GAMEDIFF
         saved = self._snapshot()
         self._game = (self._seq, game_id, payload)
-        self._commit(K_GAME, bytes((len(gid),)) + gid + payload, saved)
+        try:
+            if kind == K_GAMEDIFF:
+                self._commit(kind, keep.to_bytes(2, "big") + payload[keep:], saved)
+            else:
+                self._commit(kind, bytes((len(gid),)) + gid + payload, saved)
+        except MemoryError:  # no 4 KB for a compaction now: the last save stands
+            self.unsaved = True
+            return False
+        self.unsaved = False
         return True
 
     def clear_game(self):
@@ -177,6 +212,22 @@ class Store:
         saved = self._snapshot()
         self._ack = n
         self._commit(K_ACK, n.to_bytes(4, "big"), saved)
+        return True
+
+    def make_room(self, nbytes):
+        """Compact now when fewer than ``nbytes`` are free for appends, so that the saves to
+        come fit without a compaction when the heap is fuller (called as a game's VM starts,
+        before the game is built: docs/firmware.md). True when it compacted. Never raises but
+        for a power cut: a failure leaves everything as it was (the next save compacts)."""
+        if self._end == 0 or not self._dirty and self._end - self._pos >= nbytes:
+            return False
+        saved = self._snapshot()
+        try:
+            self._compact_retry(self._seq, True, self._notice)
+        except Exception as exc:  # MemoryError, or the simulator's file is read-only
+            self.error = exc
+            self._restore(saved)
+            return False
         return True
 
     def room(self, size, game_size=None):
@@ -238,6 +289,7 @@ class Store:
         self._compactions = 0
         self._dirty = False  # the next write must compact (the log is not appendable)
         self._notice = 0  # index in _NOTICES of the notice in the base record, until a save
+        self._version = VERSION  # of the base record on flash (1: no diff records in its log)
 
     def _snapshot(self):
         return (self._game, self._settings, list(self._ring), self._ack, self._pos, self._seq,
@@ -268,11 +320,20 @@ class Store:
                 self._pos = pos + len(rec)
                 self._seq = nxt
             else:
-                self._compact(seq + 1)
+                self._compact_retry(seq + 1)
             self._notice = 0
         except BaseException:
             self._restore(saved)
             raise
+
+    def _compact_retry(self, base_seq, count=True, notice=0):
+        # The image is 4 KB in one piece: a fragmented heap may have it only after a collect.
+        # _compact changes nothing before the sector is written, so a retry starts clean.
+        try:
+            self._compact(base_seq, count, notice)
+        except MemoryError:
+            gc.collect()
+            self._compact(base_seq, count, notice)
 
     def _compact(self, base_seq, count=True, notice=0):
         """Rewrite the sector as one image: base record, game, settings, then the ring records
@@ -327,6 +388,7 @@ class Store:
         self._compactions = compactions
         self._dirty = False
         self._notice = notice
+        self._version = VERSION
 
     def _renumber(self):
         """Give every live record a new sequence number from 1 (never happens in a flash's
@@ -392,8 +454,9 @@ class Store:
             if data[0] == MAGIC and data[1] == K_BASE:
                 raise _Corrupt(MSG_CORRUPT)
             raise _Corrupt(MSG_FOREIGN)
-        if data[8] != VERSION:
+        if data[8] != VERSION and data[8] != 1:
             raise _Corrupt(MSG_VERSION if data[8] > VERSION else MSG_CORRUPT)
+        self._version = data[8]
         flags = data[9]
         ring_count = (data[10] << 8) | data[11]
         compactions = int.from_bytes(data[12:16], "big")
@@ -438,7 +501,7 @@ class Store:
             if lost_game:
                 return MSG_CUT if lost_settings else MSG_CUT_GAME
             if lost_settings:
-                return MSG_CUT_SETTINGS
+                return MSG_CUT_SETTINGS_RECORDS if lost_ring else MSG_CUT_SETTINGS
             return MSG_CUT_RECORDS
         # The log after the image: consecutive sequence numbers, so a record that vanished
         # shows as a gap; a torn append (prefix programmed, last byte still erased) is skipped
@@ -492,6 +555,14 @@ class Store:
             if gid is None:
                 raise _Corrupt(MSG_CORRUPT)
             self._game = (seq, gid, body[1 + n:])
+        elif kind == K_GAMEDIFF:
+            # the saved game's first ``keep`` bytes, then the tail (save_game)
+            g = self._game
+            keep = (body[0] << 8) | body[1] if len(body) > 1 else 0xFFFF
+            if self._version < 2 or g is None or keep > len(g[2]) \
+                    or keep + len(body) - 2 > self.max_payload:
+                raise _Corrupt(MSG_CORRUPT)
+            self._game = (seq, g[1], g[2][:keep] + body[2:])
         elif kind == K_NOGAME and not body:
             self._game = None
         elif kind == K_SETTINGS:
