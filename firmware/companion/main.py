@@ -11,6 +11,7 @@ from .launch import Relaunch
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
+GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.md, "Room")
 
 
 def run(hw, store=None):
@@ -26,6 +27,10 @@ def run(hw, store=None):
         app = None
         try:
             home, resume = _first_screens(hw, streak)
+            if home is _start_game:
+                # a whole game's saves fit without a compaction, which needs 4 KB in one piece:
+                # compact now, before the game is built (docs/persistence.md, "Room")
+                store.make_room(GAME_ROOM)
             app = App(hw, store, home, resume=resume, notice=notice)
             notice = None
             if trace:  # the heap/time trace (companion/trace.py): the test lane reads it
