@@ -1,0 +1,138 @@
+"""A game's end screen, through the buttons, on both displays: every game played to its end,
+then the power cut while the result is on screen. The power comes back to that end screen
+(the same result, the same choices), the game's record kept once; "New game" there starts the
+same game again with the same players and settings, and the end's save goes when the end is
+left. The simulator runs the firmware as main.run does (a game in its own App, as a game in
+its own VM on the board); Let's Do Lunch, whose dice follow the clock, is played by the
+bench's player on an App driven by hand."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import test_screen_stack as stack
+from test_space_lunch_screens import Watch, plan, watching
+from test_space_lunch_screens_duel import plan_duel
+
+from shared_rules import games
+
+__all__ = ("watching",)  # the fixture the Watch simulator needs (autouse)
+
+CUT = " shot:end reset wait:3000 shot:cut"
+
+
+def store(nvm):
+    from companion.core.store import Store
+
+    return Store(nvm)
+
+
+def kept(nvm):
+    """The finished games' records, bare (out of their envelopes)."""
+    from companion.core.records import open_envelope
+
+    return [open_envelope(r[1], r[2])[2] for r in store(nvm).records()
+            if r[1] in (1, 3)]
+
+
+def space_lunch_solo():
+    p = plan(3, 33)
+    return " ".join(p.words), p.game
+
+
+def space_lunch_duel():
+    p = plan_duel(1, 8)
+    return " ".join(p.words), p.game
+
+
+def scoreboard(board):
+    def script():
+        return stack.SCOREBOARDS[board](), None
+
+    return script
+
+
+GAMES = {"space_lunch": space_lunch_solo, "space_lunch duel": space_lunch_duel,
+         "aqua_score": scoreboard("aqua_score"), "battle_race": scoreboard("battle_race"),
+         "days_score": scoreboard("days_score")}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_cut_on_the_end_screen_comes_back_to_it_and_new_game_plays_again(
+        name, profile, simulate, nvm):
+    script, want = GAMES[name]()
+    sim = simulate(profile, script + CUT + " ok wait:1000 shot:again", nvm, cls=Watch)
+    end, cut, again = sim.captures[-3:]
+    assert end["texts"] == cut["texts"], (end["texts"], cut["texts"])
+    assert cut["problems"] == []
+    if name.startswith("space_lunch"):
+        assert cut["screen"] in ("SoloScreen", "DuelScreen")
+        assert cut["actions"] == want.actions()  # the table at its end: OK new, Back menu
+    else:
+        assert cut["texts"][0] == "Game over"
+        assert cut["texts"][-2:] == ["New game", "Menu"]  # New game first: one press
+    records = kept(sim.nvm)
+    assert len(records) == 1, "the game's record, once"
+    ended = games.from_bytes(records[0])
+    assert ended.is_terminal() and (want is None or ended.actions() == want.actions())
+    assert "Oops - restarting" not in sim.texts() and stack.crashes(sim.nvm) == []
+    # New game: the same game again, not one move in; the end's save is gone
+    top = sim.app().top
+    if name == "space_lunch duel":
+        assert again["screen"] == "FirstPlayer" and again["texts"][0] == "Who starts?"
+        assert again["texts"][1:] == ["Pick at random", "P1", "P2"]
+    else:
+        assert again["actions"] == [], again
+        fresh = top.game.params
+        if name == "space_lunch":
+            fresh = fresh[:2]  # a new deal (when the device deals), the same difficulty
+        assert fresh == (ended.params[:2] if name == "space_lunch" else ended.params)
+    assert store(sim.nvm).load_game() is None
+    assert len(kept(sim.nvm)) == 1
+
+
+@pytest.mark.parametrize("end", ["menu", "back"])
+def test_leaving_the_end_screen_forgets_it(end, profile, simulate, nvm):
+    """Menu or Back on the end screen: the menu, the end's save gone, so the next power-on
+    is the plain menu (no end screen again, no "Resume game?")."""
+    keys = {"menu": " next ok", "back": " back"}[end]
+    sim = simulate(profile, stack.SCOREBOARDS["days_score"]() + CUT + keys
+                   + " wait:500 reset wait:3000", nvm)
+    t = sim.texts()
+    assert t[0] == "Lunchbox" and "Resume game?" not in t, t
+    assert store(sim.nvm).load_game() is None
+    assert len(kept(sim.nvm)) == 1
+
+
+def test_a_cut_on_a_let_s_do_lunch_match_end(profile, tmp_path):
+    """The match's Game over, the power cut, and back: the same result; New game: a match
+    with the same settings (target, computer, dice), its record kept once."""
+    from lets_do_lunch_presses import OK, Box, Player, setup
+
+    path = str(tmp_path / "nvm.bin")
+    box = Box(profile, nvm_path=path, dice_seed=7)
+    try:
+        setup(box, 1, 1, target=5)
+        texts = Player(box, 2, seed=3).play_match()
+        assert texts[0] == "Game over"
+        saved = box.store.load_game()
+        assert saved is not None and games.from_bytes(saved[1]).is_terminal()
+        n = len(kept(box.nvm))  # one record a game of the match
+        assert n >= 1 and kept(box.nvm)[-1] == saved[1]
+    finally:
+        box.close()
+    box = Box(profile, nvm_path=path, dice_seed=7)  # the power comes back
+    try:
+        box.wait(500)
+        assert box.texts() == texts
+        assert len(kept(box.nvm)) == n == len(set(kept(box.nvm)))
+        box.press(OK)  # New game
+        top = box.top
+        assert type(top).__name__ == "PlayScreen" and top.game.actions() == []
+        assert top.game.params == games.from_bytes(saved[1]).params
+        assert len(kept(box.nvm)) == n
+    finally:
+        box.close()
