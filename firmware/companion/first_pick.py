@@ -79,19 +79,24 @@ class Spin:
 
 
 class TablePick:
-    """Who starts, in a scoreboard's own list (tally.TallyScreen, mode "first"): "Pick at
-    random" and the players' names (the table may name the one its rulebook says); a random
-    pick spins over the names, then OK on any of them starts. ``begin(seat)`` starts the game
-    with that player (this module is let go first); Back steps back to the choice, then to
-    the player count (mode "players")."""
+    """Who starts, in a list screen's own list (a scoreboard's, tally.TallyScreen mode
+    "first"; Space Lunch's two-player "Who starts?"): "Pick at random" and the players'
+    names (the table may name the one its rulebook says); a random pick spins over the
+    names, then OK on any of them starts. ``begin(seat)`` starts the game with that player
+    (this module is let go first); Back steps back to the choice, then runs ``back()``
+    (None: the scoreboard's player count, mode "players"). The screen gives ``show()`` (it
+    asks ``view`` again), ``menu`` and ``changed()``."""
 
-    def __init__(self, screen, begin):
+    def __init__(self, screen, begin, back=None):
         self.screen = screen
         self.begin = begin
+        self.back = back
         self.spin = None
+        self.n = 0
 
     def view(self, names):
         spin = self.spin
+        self.n = len(names)
         if spin is None:
             rows = [("Pick at random", "", self.random)]
             return "Who starts?", "", rows + [(names[s], "", self.chosen(s))
@@ -112,7 +117,7 @@ class TablePick:
 
     def random(self):
         scr = self.screen
-        self.spin = Spin(scr.app, scr.game.n, scr.app.hw.clock(), rng(scr.app))
+        self.spin = Spin(scr.app, self.n, scr.app.hw.clock(), rng(scr.app))
         self._again()
 
     def _again(self):
@@ -135,6 +140,8 @@ class TablePick:
             if self.spin is not None:
                 self.stop()
                 self._again()
+            elif self.back is not None:
+                self.back()
             else:
                 self.screen.set_mode("players")
             return True

@@ -124,14 +124,50 @@ class SetupScreen(ListScreen):
 
 
 class FirstPlayer(ListScreen):
-    """Two players: who starts (the one who ate at a restaurant most recently)."""
+    """Two players: who starts (the one who ate at a restaurant most recently), named, or
+    picked at random: the race's own pick (first_pick.TablePick), loaded only while this
+    list is open."""
 
     title = "Who starts?"
 
+    def __init__(self, app):
+        from companion.first_pick import TablePick
+
+        self.pick = TablePick(self, self._begin, app.pop)
+        self.rows = []
+        # on the first player, as before the random row came: naming one is one press
+        super().__init__(app, selected=1)
+
     def items(self):
-        return self.app.settings.names[:2]
+        self.title, _status, self.rows, _start = self.pick.view(self.app.settings.names[:2])
+        return [r[0] for r in self.rows]
+
+    def marks(self):
+        return [r[1] for r in self.rows]
+
+    def show(self):
+        self.refresh_items()  # the pick's rows changed (its spin started or stopped)
 
     def activate(self, index):
-        start(self.app, new(self.app, MODE_DUEL, index))
+        what = self.rows[index][2]
+        if what is not None:
+            what()
 
+    def _begin(self, seat):
+        self.pick = None
+        start(self.app, new(self.app, MODE_DUEL, seat))
 
+    def tick(self, now):
+        if self.pick is not None:
+            self.pick.tick(now)
+
+    def on_button(self, button, kind):
+        if self.pick is None or not self.pick.button(button, kind):
+            super().on_button(button, kind)
+
+    def exit(self):
+        if self.pick is not None:  # left before a pick: LEDs off, the module let go
+            from companion.first_pick import release
+
+            self.pick.stop()
+            release()
