@@ -81,12 +81,36 @@ def _kind(path):
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        raise LunchboxError("cannot open the games database {}: {} is a file, not a folder"
+                            .format(path, _file_above(path)), OPEN_HINT) from None
     except OSError as e:
         raise LunchboxError("cannot open the games database {}: {}".format(path, e.strerror or e),
                             OPEN_HINT) from None
     if stat.S_ISREG(mode):
         return None
     return "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or a device)"
+
+
+def _file_above(path):
+    """The first folder on ``path``'s way that is a file (what makes it "not a directory")."""
+    for parent in reversed(Path(os.path.abspath(path)).parents):
+        if parent.exists() and not parent.is_dir():
+            return parent
+    return Path(path).parent
+
+
+SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def _header(path):
+    """The first 100 bytes of the file (SQLite's header), b"" for an empty one."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(100)
+    except OSError as e:
+        raise LunchboxError("cannot open the games database {}: {}".format(path, e.strerror or e),
+                            OPEN_HINT) from None
 
 
 class Database:
@@ -109,8 +133,9 @@ class Database:
                                     OPEN_HINT)
             empty = True
             if self.path.exists():
+                mode = self._read_mode()
                 try:
-                    empty = self._open_read("ro")
+                    empty = self._open_read(mode)
                 except sqlite3.OperationalError as e:
                     if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_READONLY_ROLLBACK:
                         raise
@@ -128,6 +153,23 @@ class Database:
         except sqlite3.DatabaseError as e:
             raise LunchboxError("cannot open the games database {}: {}".format(self.path, e),
                                 OPEN_HINT) from None
+
+    def _read_mode(self):
+        """SQLite's open mode to read the file with; LunchboxError for a file that is not
+        SQLite, and for a foreign database in WAL mode (checked before SQLite is let at it:
+        it makes the -wal and -shm files beside such a database even to read it)."""
+        head = _header(self.path)
+        if not head:
+            return "ro"
+        if not head.startswith(SQLITE_MAGIC):
+            raise LunchboxError("cannot open the games database {}: it is not an SQLite "
+                                "database; left as it is".format(self.path), OPEN_HINT)
+        if 2 not in head[18:20]:  # the read and write versions: 2 is WAL
+            return "ro"
+        if not self._open_read("ro&immutable=1"):
+            self.conn.close()
+        # ours (a user switched it to WAL): read as it stands when no -wal file holds more
+        return "ro" if os.path.exists(str(self.path) + "-wal") else "ro&immutable=1"
 
     def _open_read(self, mode):
         """Connect with ``mode`` and check the schema; True (and closed) when it is empty."""
