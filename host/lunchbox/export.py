@@ -14,6 +14,7 @@ import time
 
 from . import bgstats, outfile
 from . import db as dbmod
+from .errors import UsageError
 from .gamerec import times
 from .history import add_filters, game_text, select
 
@@ -73,6 +74,8 @@ def register(parser):
 
 
 def run(args):
+    if args.out == "":
+        raise UsageError("-o names no file", "give a file name, or '-o -' for stdout")
     with dbmod.Database(args.db) as db:
         rows = select(db, args)
     if args.format == "bgstats":

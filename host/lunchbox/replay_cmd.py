@@ -8,9 +8,11 @@ the board saw.
 
 import os
 import sys
+import tempfile
 
 from . import db as dbmod
-from .errors import LunchboxError
+from . import outfile
+from .errors import LunchboxError, UsageError
 from .gamerec import match_text
 from .history import add_db, date_text, game_text, score_text, winner_text
 
@@ -86,18 +88,28 @@ class SimScreen:
         self.game_id = game_id
 
     def show(self, game, shot=None):
-        """The texts on the screen for ``game``'s state (and a PNG at ``shot``)."""
+        """The texts on the screen for ``game``'s state (and a PNG at ``shot``, written as
+        outfile.py writes: never through a link, never half)."""
         app = self.app
         if len(app.stack) > 1:
             app.home()
         self.loader.open_game(app, self.game_id, game.to_bytes())
         app.refresh()
         if shot:
-            self.sim.screenshot(shot, 2)
+            # the simulator saves into a folder of ours; the PNG then goes where it was asked
+            if self.scratch is None:
+                self.scratch = tempfile.TemporaryDirectory(prefix="lunchbox-replay-")
+            drawn = self.sim.screenshot(os.path.join(self.scratch.name, "shot.png"), 2)
+            with open(drawn, "rb") as f:
+                outfile.write(shot, f.read(), what="--shots")
         return self.sim.texts()
+
+    scratch = None
 
     def close(self):
         self.sim.close()
+        if self.scratch is not None:
+            self.scratch.cleanup()
 
 
 def screen_lines(texts, width=96):
@@ -111,6 +123,10 @@ def screen_lines(texts, width=96):
         cur += " " + t + " |"
     lines.append(cur)
     return lines
+
+
+def shot_path(folder, n):
+    return os.path.join(folder, "{:03d}.png".format(n))
 
 
 def register(parser):
@@ -131,6 +147,9 @@ def register(parser):
 def run(args, stdin=None, out=None):
     out = out or sys.stdout
     stdin = stdin or sys.stdin
+    if getattr(args, "upto", None) is not None and args.upto < 0:
+        raise UsageError("--upto {} is no action number".format(args.upto),
+                         "give 0 or more: the number of actions to show")
     with dbmod.Database(args.db) as db:
         row = db.get(args.id)
     if row is None or row["kind"] not in (1, 3):
@@ -140,11 +159,16 @@ def run(args, stdin=None, out=None):
         raise LunchboxError("game {} is a corrupt record ({})".format(args.id, row["error"]))
     from shared_rules import games
 
+    sim = getattr(args, "sim", False)
+    if sim and args.shots:  # every file it will write, checked before the first
+        outfile.make_folders(args.shots, "--shots")
+        for n in range(1, len(games.parse(row["record"])[3]) + 1):
+            outfile.check_target(shot_path(args.shots, n), "--shots")
     print("{}  {}  {}  (board {}, record {})".format(date_text(row), game_text(row),
                                                       ", ".join(row["players"]), row["board_id"],
                                                       row["seq"]), file=out)
     screen = None
-    if getattr(args, "sim", False):
+    if sim:
         screen = SimScreen(row["game_id"], args.profile)
     try:
         final, count = games.replay(row["record"], 0), 0
@@ -158,7 +182,7 @@ def run(args, stdin=None, out=None):
             if screen is not None:
                 shot = None
                 if args.shots:
-                    shot = os.path.join(args.shots, "{:03d}.png".format(n))
+                    shot = shot_path(args.shots, n)
                 lines = screen_lines(screen.show(game, shot))
             else:
                 lines = view(game)

@@ -20,7 +20,7 @@ import time
 from . import charts, outfile
 from . import db as dbmod
 from .bgstats import is_device_seat
-from .errors import LunchboxError
+from .errors import LunchboxError, UsageError
 from .game_names import name as game_name
 from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times
 from .history import add_filters, nothing_to_show, select, table
@@ -140,31 +140,23 @@ def report(rows):
 
 
 def plots(rows, directory):
-    """Write the PNGs (charts.py); returns their paths."""
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise LunchboxError("cannot make the folder {} for the plots: {}".format(
-            directory, e.strerror or e), "give a folder you can write") from None
-    # (name, PNG bytes): all drawn before any is written
+    """Write the PNGs (charts.py), all or none; returns their paths. A folder made for them is
+    removed again when they cannot be written."""
+    # (name, PNG bytes): all drawn before anything is made or written
     pngs = [(c["file"], png(charts.figure(c))) for c in chart_list(rows)]
-    return _write_all(directory, pngs)
+    made = outfile.make_folders(directory, "--plot")
+    items = [(os.path.join(directory, name), data) for name, data in pngs]
+    try:
+        outfile.write_all(items, what="--plot")
+    except BaseException:
+        outfile.remove_folders(made)
+        raise
+    return [path for path, _ in items]
 
 
 def chart_list(rows):
     """What each PNG of ``plots`` shows (charts.charts)."""
     return charts.charts(rows, solo=space_lunch_solo(rows), rolls=ldl_rolls(rows))
-
-
-def _write_all(directory, pngs):
-    """Check every target first (a link, FIFO or folder among them: nothing written), then
-    write each (never through a link, never onto a FIFO; outfile.py)."""
-    paths = [os.path.join(directory, name) for name, _ in pngs]
-    for path in paths:
-        outfile.check_target(path, "--plot")
-    for path, (_, data) in zip(paths, pngs):
-        outfile.write(path, data, what="--plot")
-    return paths
 
 
 def png(fig):
@@ -180,6 +172,8 @@ def register(parser):
 
 
 def run(args):
+    if args.plot == "":
+        raise UsageError("--plot names no folder", "give a folder for the PNGs")
     with dbmod.Database(args.db) as db:
         rows = select(db, args)
         if nothing_to_show(db, rows):
