@@ -48,16 +48,71 @@ def build_parser():
     return parser
 
 
-def not_utf8(args):
-    """The first option whose value is not valid UTF-8, as ``(name, bytes)``, or None. Python
-    hands such bytes of argv in as lone surrogates, which every later encode would trip on."""
-    for name, value in sorted(vars(args).items()):
-        for v in value if isinstance(value, (list, tuple)) else [value]:
-            if isinstance(v, str):
-                try:
-                    v.encode("utf-8")
-                except UnicodeEncodeError:
-                    return name, v.encode("utf-8", "surrogateescape")
+def _utf8(text):
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:  # Python hands argv bytes that are not UTF-8 in as surrogates
+        return False
+
+
+def _option_of(parser, token):
+    """The option ``token`` names (an abbreviation too) as ``(long name, takes a value)``."""
+    flag = token.split("=", 1)[0]
+    actions = parser._option_string_actions  # argparse keeps no public map of its options
+    names = [o for o in actions if o == flag] or [o for o in actions
+                                                  if o.startswith(flag) and flag.startswith("--")]
+    if len(names) != 1:
+        return None
+    action = actions[names[0]]
+    longest = max(action.option_strings, key=len)
+    return longest, action.nargs != 0
+
+
+def _subcommands(parser):
+    """The parser's subcommands (name -> parser), or None when it has none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return None
+
+
+def _positional_words(parser, command):
+    dests = [a.dest for a in parser._positionals._group_actions]
+    words = [POSITIONAL.get(d) or POSITIONAL.get("{}_{}".format(command, d)) or d
+             for d in dests]
+    return words[0] if len(words) == 1 else "an argument"
+
+
+def not_utf8(parser, argv):
+    """The first argument that is not valid UTF-8, as ``(words for it, its bytes)``, or None.
+    Looked at before argparse, whose own messages would print the bytes as surrogates (and
+    whose choices and numbers would be checked first)."""
+    p, command, value_of = parser, "", None
+    for token in argv:
+        raw = None if _utf8(token) else token.encode("utf-8", "surrogateescape")
+        if value_of is not None:  # the value of the option before it
+            if raw is not None:
+                return value_of, raw
+            value_of = None
+            continue
+        if token.startswith("-") and token != "-":
+            found = _option_of(p, token)
+            if raw is not None:
+                return (found[0] if found else "an option"), raw.split(b"=", 1)[-1]
+            if found and found[1] and "=" not in token:
+                value_of = found[0]
+            continue
+        subs = _subcommands(p)
+        if subs is not None:
+            if raw is not None:
+                return "the command", raw
+            if token not in subs:
+                return None  # argparse says so
+            p, command = subs[token], command or token
+            continue
+        if raw is not None:
+            return _positional_words(p, command), raw
     return None
 
 
@@ -82,17 +137,20 @@ def flush_stdout():
 
 def main(argv=None):
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    bad = not_utf8(parser, argv)
+    if bad:
+        command = next((t for t in argv if not t.startswith("-")), "")
+        e = UsageError("{} is not valid UTF-8: {}".format(bad[0], ascii(bad[1])[1:]),
+                       "give names and paths in UTF-8")
+        where = "lunchbox {}".format(command) if _utf8(command) and command else "lunchbox"
+        print("{}: {}\n  fix: {}".format(where, e, e.hint), file=sys.stderr)
+        return e.exit_code
     args = parser.parse_args(argv)
     if getattr(args, "_run", None) is None:
         parser.print_help()
         return 0
     try:
-        bad = not_utf8(args)
-        if bad:
-            name = (POSITIONAL.get(bad[0]) or POSITIONAL.get(args.command + "_" + bad[0])
-                    or "--" + bad[0].replace("_", "-"))
-            raise UsageError("{} is not valid UTF-8: {}".format(name, ascii(bad[1])[1:]),
-                             "give names and paths in UTF-8")
         rc = args._run(args) or 0
         flush_stdout()
         return rc
