@@ -1,4 +1,4 @@
-"""Fault injection for the host tool (issue 18), like the nvm power-cut suite for the device.
+"""Fault injection for the host tool, like the nvm power-cut suite for the device.
 
 - cuts: a sync is killed (SIGKILL, after the file being written is truncated) at every write
   it makes, in a forked child; the drive must hold each file's old or new content, the user's
@@ -8,9 +8,12 @@
   stop with a message naming what was and was not written, and put nothing on the host disk;
 - planted links, FIFOs and hard links at every path a sync reads or writes;
 - malformed input: manifests, journals, settings.toml, boot_out.txt, profiles, through the
-  real command line: one line and a fix, a non-zero exit, never a traceback.
+  real command line: one line and a fix, a non-zero exit, never a traceback;
+- the records commands (history, replay, stats, export, pull): output paths that are links,
+  FIFOs, devices, folders, read-only or another user's; full and read-only disks, SIGTERM
+  mid-write; huge numbers; arguments not UTF-8; foreign, newer and broken databases.
 
-Each case counts in SYNC_CASES; the last test checks the totals printed in docs/host-tool.md
+Each case counts in CASES; the last test checks the totals printed in docs/host-tool.md
 (`python -m pytest -q -p no:xdist tests/test_host_faults.py -s` prints them).
 """
 
@@ -171,10 +174,13 @@ class Tally:
             assert line in docs, "{} lacks the row {}".format(where, line)
 
 
-SYNC_CASES = Tally(("cut at every write", "unplug at every write", "planted links and FIFOs",
-                    "two syncs at once", "malformed input"), DOCS,
-                   "cases tried: {tried}, handled: {handled}, data lost: {lost}")
-count = SYNC_CASES.count
+# one table in docs/host-tool.md: the sync's cases, then the records commands' (below)
+CASES = Tally(("cut at every write", "unplug at every write", "planted links and FIFOs",
+               "two syncs at once", "malformed input",
+               "links, FIFOs, devices and folders as output", "full disks and signals",
+               "huge numbers", "arguments not UTF-8", "foreign databases"), DOCS,
+              "cases tried: {tried}, handled: {handled}, data lost: {lost}")
+count = CASES.count
 
 
 # ---- cuts: a sync killed at every write -----------------------------------------------------
@@ -677,25 +683,15 @@ def test_truncated_settings_is_reported_by_doctor(tmp_path):
     assert ok, report.render()
 
 
-# ---- the totals -----------------------------------------------------------------------------
-
-def test_zz_totals_match_the_docs():
-    SYNC_CASES.check_doc()
-
-
 # ---- the records commands: hostile paths, arguments, databases, full disks, signals ----------
 #
 # Each case runs the real `lunchbox` in a subprocess (bytes argv, so non-UTF-8 arguments reach
 # it as a shell would pass them) with a deadline, and checks: exactly one line "lunchbox CMD:
 # ...", a non-zero exit, no traceback, and that no file in the case's folder (nor outside it)
-# changed, appeared or vanished but those the case allows. Counted apart from the sync cases
-# above, in docs/records.md.
+# changed, appeared or vanished but those the case allows. Counted in the same table as the
+# sync cases above (a file harmed counts as data lost).
 
-RECORD_CASES = Tally(("links, FIFOs, devices and folders as output", "full disks and signals",
-                      "huge numbers", "arguments not UTF-8", "foreign databases"),
-                     ROOT / "docs" / "records.md",
-                     "record cases tried: {tried}, handled: {handled}, files harmed: {lost}")
-count_record = RECORD_CASES.count
+count_record = CASES.count
 
 
 def _records_db(path):
@@ -834,6 +830,34 @@ def _output_cases(records_db):
         os.mkfifo(a.dir / "plots" / "lets-do-lunch-rolls.png")
         return [b"stats", b"--db", _b(records_db), b"--plot", _b(a.dir / "plots")]
 
+    def read_only(a):
+        (a.dir / "ro.csv").write_bytes(b"kept read-only by the user\n")
+        os.chmod(a.dir / "ro.csv", 0o444)
+        return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "ro.csv")]
+
+    def not_ours(a):
+        if os.geteuid() == 0:  # a file of another user in the case's folder
+            (a.dir / "theirs.csv").write_bytes(b"another user's file\n")
+            os.chown(a.dir / "theirs.csv", 4321, 4321)
+            return [b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "theirs.csv")]
+        return [b"export", b"--db", _b(records_db), b"-o", b"/etc/passwd"]
+
+    def empty_name(a):
+        return [b"export", b"--db", _b(records_db), b"-o", b""]
+
+    def plot_into_a_file(a):
+        return [b"stats", b"--db", _b(records_db), b"--plot", _b(a.dir / "mine.txt")]
+
+    def shots_link(a):
+        (a.dir / "shots").mkdir()
+        (a.dir / "shots" / "001.png").symlink_to(a.outside / "victim.txt")
+        return [b"replay", b"1", b"--db", _b(records_db), b"--sim", b"--upto", b"1",
+                b"--shots", _b(a.dir / "shots")]
+
+    def shots_into_a_file(a):
+        return [b"replay", b"1", b"--db", _b(records_db), b"--sim", b"--shots",
+                _b(a.dir / "mine.txt")]
+
     return [("export -o a link to a host file", link_to_victim, "export", "symbolic link"),
             ("export -o a dangling link", dangling, "export", "symbolic link"),
             ("export -o a FIFO", fifo, "export", "FIFO"),
@@ -841,7 +865,13 @@ def _output_cases(records_db):
             ("export -o a folder", folder, "export", "folder"),
             ("export -o under a file", under_a_file, "export", "Not a directory"),
             ("stats --plot over a link", plot_link, "stats", "symbolic link"),
-            ("stats --plot over a FIFO", plot_fifo, "stats", "FIFO")]
+            ("stats --plot over a FIFO", plot_fifo, "stats", "FIFO"),
+            ("export -o a read-only file", read_only, "export", "read-only"),
+            ("export -o another user's file", not_ours, "export", "another user"),
+            ("export -o ''", empty_name, "export", "names no file"),
+            ("stats --plot into a file", plot_into_a_file, "stats", "not a folder"),
+            ("replay --shots over a link", shots_link, "replay", "symbolic link"),
+            ("replay --shots into a file", shots_into_a_file, "replay", "not a folder")]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs symlinks and FIFOs")
@@ -910,6 +940,27 @@ def _tiny_tmpfs(path, size="64k"):
             subprocess.run(["umount", str(path)], capture_output=True)
 
 
+@contextlib.contextmanager
+def _read_only_folder(path):
+    path.mkdir()
+    (path / "old.csv").write_bytes(b"old export\n")
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(path)],
+        capture_output=True).returncode == 0
+    if mounted:
+        (path / "old.csv").write_bytes(b"old export\n")
+        subprocess.run(["mount", "-o", "remount,ro", str(path)], check=True)
+    else:
+        os.chmod(path, 0o555)
+    try:
+        yield path
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(path)], capture_output=True)
+        else:
+            os.chmod(path, 0o755)
+
+
 def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
     failures = []
     # a file-size limit: every write past 2 KB fails (EFBIG), as on a full disk
@@ -947,6 +998,26 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
                          lost=bool(a.changes()))
             if why or a.changes():
                 failures.append("file-size limit 0: {} {}".format(why, a.changes()))
+    # the plots on a disk that fills: none written, the folder made for them gone again
+    a = Around(tmp_path / "plots")
+    a.freeze()
+    rc, err = lunchbox_bytes([b"stats", b"--db", _b(records_db), b"--plot",
+                              _b(a.dir / "new" / "plots")], a.dir, preexec=_limit_file_size(4096))
+    why = refused_once(rc, err, "stats")
+    changed = a.changes()
+    count_record("full disks and signals", not why and not changed, lost=bool(changed))
+    if why or changed:
+        failures.append("plots, file-size limit: {} {}".format(why, changed))
+    # a disk that refuses writes: a read-only tmpfs as root, else a folder without write access
+    with _read_only_folder(tmp_path / "ro") as ro:
+        before = snapshot(ro)
+        rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o",
+                                  _b(ro / "x.csv")], tmp_path)
+        why = refused_once(rc, err, "export")
+        lost = snapshot(ro) != before
+        count_record("full disks and signals", not why and not lost, lost=lost)
+        if why or lost:
+            failures.append("read-only disk: {} {}".format(why, lost))
     # stdout on a full device
     with open("/dev/full", "wb") as full_dev:
         r = subprocess.run([sys.executable, "-m", "lunchbox", "export", "--db", str(records_db)],
@@ -995,7 +1066,9 @@ def test_huge_numbers_get_one_line(tmp_path, records_db):
              ([b"sim", b"--headless", b"--scale", HUGE, b"--keys", b"ok"], "sim", "zoom"),
              ([b"sim", b"--headless", b"--keys", b"wait:" + HUGE], "sim", "key script"),
              ([b"push", b"--brightness", HUGE, b"--port", b"/nonexistent"], "push", ""),
-             ([b"push", b"--name", HUGE + b"=ANNA", b"--port", b"/nonexistent"], "push", "")]
+             ([b"push", b"--name", HUGE + b"=ANNA", b"--port", b"/nonexistent"], "push", ""),
+             ([b"replay", b"1", b"--upto", b"-" + HUGE], "replay", "no action number"),
+             ([b"replay", b"0"], "replay", "no game with ID")]
     failures = []
     for i, (argv, command, words) in enumerate(cases):
         a = Around(tmp_path / str(i))
@@ -1021,12 +1094,16 @@ def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
              [b"stats", b"--plot", bad], [b"export", b"-o", bad + b".csv"],
              [b"export", b"--format", b"bgstats", b"--me", bad],
              [b"replay", b"1", b"--shots", bad], [b"portability", bad + b".py"],
-             [b"pull", b"--port", bad], [b"push", b"--names", bad, b"--port", b"/nonexistent"]]
+             [b"pull", b"--port", bad], [b"push", b"--names", bad, b"--port", b"/nonexistent"],
+             # before argparse: a choice, a number, an --option=value, a subcommand's argument
+             [b"export", b"--format", bad], [b"replay", bad], [b"history", b"--db=" + bad],
+             [b"profile", b"show", bad]]
     failures = []
     for i, argv in enumerate(cases):
         a = Around(tmp_path / str(i))
         a.freeze()
-        db = [] if argv[0] in (b"portability", b"push") or b"--db" in argv else [
+        db = [] if argv[0] in (b"portability", b"push", b"profile") or any(
+            x.startswith(b"--db") for x in argv) else [
             b"--db", _b(records_db)]
         rc, err = lunchbox_bytes(argv + db, a.dir)
         why = refused_once(rc, err, argv[0].decode())
@@ -1068,15 +1145,22 @@ def _foreign_dbs(a):
     conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
+    conn = sqlite3.connect(str(d / "wal.sqlite3"))  # SQLite makes -wal and -shm to read it
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
     (d / "junk.sqlite3").write_bytes(b"this is not a database\n" * 100)
     os.mkfifo(d / "fifo.sqlite3")
     (d / "folder.sqlite3").mkdir()
     return {"a foreign SQLite file": (d / "foreign.sqlite3", "not a lunchbox games database"),
             "a newer schema": (d / "newer.sqlite3", "newer lunchbox"),
+            "a foreign SQLite file in WAL mode": (d / "wal.sqlite3",
+                                                  "not a lunchbox games database"),
             "not SQLite": (d / "junk.sqlite3", "cannot open the games database"),
             "a FIFO": (d / "fifo.sqlite3", "not a regular file"),
             "a folder": (d / "folder.sqlite3", "a folder"),
-            "under a file": (d / "mine.txt" / "g.sqlite3", "Not a directory")}
+            "under a file": (d / "mine.txt" / "g.sqlite3", "is a file, not a folder")}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -1097,16 +1181,25 @@ def test_foreign_databases_are_refused_and_left_alone(tmp_path):
             count_record("foreign databases", not why and not changed, lost=bool(changed))
             if why or changed:
                 failures.append("{} ({}): {} {}".format(name, argv[0].decode(), why, changed))
-    # read commands create nothing: no database, no folder where none was
-    for argv in commands[:4]:
-        rc, err = lunchbox_bytes(argv + [b"--db", _b(a.dir / "new" / "g.sqlite3")], a.dir)
+    # read commands create nothing: no database, no folder where none was, no table in an
+    # empty file or an empty SQLite file
+    import sqlite3
+
+    (a.dir / "zero.sqlite3").write_bytes(b"")
+    conn = sqlite3.connect(str(a.dir / "blank.sqlite3"))  # SQLite's header, no table
+    conn.executescript("CREATE TABLE t (x); DROP TABLE t;")
+    conn.close()
+    a.freeze()
+    for argv, db in [(argv, where) for argv in commands[:4] for where in (
+            a.dir / "new" / "g.sqlite3", a.dir / "zero.sqlite3", a.dir / "blank.sqlite3")]:
+        rc, err = lunchbox_bytes(argv + [b"--db", _b(db)], a.dir)
         # export writes an empty export; the others say no games were pulled yet
         ok = (rc not in (0, None) or argv[0] == b"export") and "Traceback" not in err \
             and not a.changes()
         count_record("foreign databases", ok)
         if not ok:
-            failures.append("{} on a missing database: rc={} {} {}".format(
-                argv[0].decode(), rc, err.strip(), a.changes()))
+            failures.append("{} on {}: rc={} {} {}".format(
+                argv[0].decode(), db.name, rc, err.strip(), a.changes()))
     # the user data folder is a file: the default database cannot be under it
     home = a.dir / "mine.txt"
     env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home))
@@ -1119,5 +1212,7 @@ def test_foreign_databases_are_refused_and_left_alone(tmp_path):
     assert not failures, "\n".join(failures)
 
 
-def test_zz_record_totals_match_the_docs():
-    RECORD_CASES.check_doc()
+# ---- the totals -----------------------------------------------------------------------------
+
+def test_zz_totals_match_the_docs():
+    CASES.check_doc()
