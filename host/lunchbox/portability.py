@@ -392,6 +392,9 @@ def check_paths(paths):
     return files, findings
 
 
+MAX_SOURCE = 1 << 20  # the board's whole flash is 1-4 MB; a module is a few KiB
+
+
 def read_source(path):
     """``(text, None)``, or ``(None, why)`` for what is not a readable UTF-8 regular file. A FIFO
     or a device is never opened (opening a FIFO waits for a writer, reading a device may never
@@ -399,11 +402,23 @@ def read_source(path):
     import stat
 
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None, "not a regular file (a FIFO, a device or a socket): not read"
-        data = Path(path).read_bytes()
+        # O_NONBLOCK: a FIFO swapped in after a look would still not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         return None, "cannot read: {}".format(e.strerror or e)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file (a FIFO, a device or a socket): not read"
+        if st.st_size > MAX_SOURCE:
+            return None, "{} bytes: no source for the board is over {} KiB; not read".format(
+                st.st_size, MAX_SOURCE // 1024)
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_SOURCE + 1)
+    except OSError as e:
+        return None, "cannot read: {}".format(e.strerror or e)
+    finally:
+        os.close(fd)
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as e:
@@ -423,9 +438,11 @@ def run(args):
     for f in findings:
         print(f)
     if findings:
+        unread = all(f.rule in ("missing", "unreadable") for f in findings)
         raise LunchboxError("{} problem(s) in {} file(s)".format(len(findings), len(files)),
-                            hint="see ARCHITECTURE.md 'Portability rules'; mark a line that is "
-                                 "fine with '# portable: ok <why>'")
+                            hint="give readable UTF-8 source files or folders" if unread else
+                            "see ARCHITECTURE.md 'Portability rules'; mark a line that is "
+                            "fine with '# portable: ok <why>'")
     print("portability: {} file(s) checked, no problems".format(len(files)))
     return 0
 
