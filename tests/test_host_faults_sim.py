@@ -1,4 +1,4 @@
-"""`lunchbox sim` under hostile arguments and signals (issue 18): every bad path is refused
+"""`lunchbox sim` under hostile arguments and signals: every bad path is refused
 before the run starts with one line and a fix (never a traceback, never a crash record in the
 save), SIGTERM and Ctrl-C stop a headless run with the save file intact, FIFOs never block,
 and key scripts are bounded."""
@@ -231,3 +231,18 @@ def test_garbage_in_the_sim_link_file(tmp_path, run_lunchbox):
             assert len(lines) == 1 and "fix:" in r.stderr, (name, r.stderr)
     assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert not (tmp_path / "g.db").exists()
+
+
+def test_the_sim_link_file_is_written_aside_under_a_unique_name(tmp_path, monkeypatch):
+    # the user's own "sim-link.tmp" (or a second simulator's temporary) is never overwritten
+    from lunchbox import link as hostlink
+
+    monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(tmp_path / "sim-link"))
+    (tmp_path / "sim-link.tmp").write_bytes(b"the user's own file\n")
+    (tmp_path / "victim").write_bytes(b"precious\n")
+    (tmp_path / "sim-link").symlink_to(tmp_path / "victim")  # replaced, not written through
+    hostlink.announce_sim_link("/dev/pts/99")
+    assert hostlink.read_sim_link() == "/dev/pts/99"
+    assert (tmp_path / "sim-link.tmp").read_bytes() == b"the user's own file\n"
+    assert (tmp_path / "victim").read_bytes() == b"precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sim-link", "sim-link.tmp", "victim"]

@@ -35,14 +35,26 @@ def sim_link_file():
 
 
 def announce_sim_link(path):
+    import tempfile
+
     f = sim_link_file()
+    tmp = None
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_suffix(".tmp")
-        tmp.write_text(str(path) + "\n")
-        os.replace(tmp, f)
+        # a unique temporary name: two simulators, or a file of the user's, never collide
+        fd, tmp = tempfile.mkstemp(dir=str(f.parent), prefix="." + f.name + ".", suffix=".tmp")
+        with os.fdopen(fd, "w") as out:
+            out.write(str(path) + "\n")
+        os.replace(tmp, str(f))
+        tmp = None
     except OSError:
         pass  # --sim will then say it cannot find the simulator
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def read_sim_link():
