@@ -181,3 +181,47 @@ def test_ranks_and_start_seat():
 def test_no_games_is_an_empty_file_not_an_error(example_db, capsys):
     doc = json.loads(export(capsys, "--db", example_db, "--game", "space battle"))
     assert doc == {"games": [], "players": [], "locations": [], "plays": [], "userInfo": {}}
+
+
+def test_a_bgg_id_only_where_the_descriptor_gives_one(example_db, capsys, monkeypatch):
+    # no descriptor gives one today: none is written (never invented)
+    doc = json.loads(export(capsys, "--db", example_db))
+    assert not any(k in g for g in doc["games"] for k in GAME_OPTIONAL)
+    real = bgstats.about
+
+    def about(game_id):
+        d = dict(real(game_id) or {})
+        if game_id == "lets_do_lunch":
+            d["bgstats"] = dict(d.get("bgstats") or {}, bggId=123456, bggYear=2019)
+        if game_id == "space_lunch":
+            d["bgstats"] = dict(d.get("bgstats") or {}, bggId=0, bggYear="soon")
+        return d
+    monkeypatch.setattr(bgstats, "about", about)
+    doc = json.loads(export(capsys, "--db", example_db))
+    check_layout(doc)
+    by_name = {g["name"]: g for g in doc["games"]}
+    assert by_name["Let's Do Lunch"]["bggId"] == 123456
+    assert by_name["Let's Do Lunch"]["bggYear"] == 2019
+    # a value that is no id is left out, not guessed at
+    assert not GAME_OPTIONAL & set(by_name["Space Lunch"])
+
+
+def test_the_seats_the_board_plays_are_one_player_on_every_board(tmp_path, capsys, utc):
+    path = tmp_path / "g.db"
+    with dbmod.Database(path) as db:
+        for n, uid in enumerate((b"\x03" * 8, b"\x04" * 8)):
+            board = linkloop.Board(uid=uid)
+            board.finish(play("space_lunch", 1, seed=7 + n), ("P1",), unix=T0 + n)
+            board.finish(play("lets_do_lunch", 20, 0, 3 + 4, seed=9 + n), ("ANNA", "P2"),
+                         unix=T0 + 60 + n)
+            test_pull.do_pull(board, db)
+    doc = json.loads(export(capsys, "--db", str(path)))
+    check_layout(doc)
+    names = [p["name"] for p in doc["players"]]
+    assert names.count("Automa") == 1 and names.count("Computer (Hard)") == 1
+    device = {p["id"] for p in doc["players"] if p["name"] in ("Automa", "Computer (Hard)")}
+    seats = [s["playerRefId"] for p in doc["plays"] for s in p["playerScores"]]
+    assert sum(1 for s in seats if s in device) == 4  # in each of the four plays
+    # nobody is "me" but a person
+    me = {p["id"]: p["name"] for p in doc["players"]}[doc["userInfo"]["meRefId"]]
+    assert me == "ANNA"

@@ -217,3 +217,30 @@ def test_seat_names():
     assert gamerec.seat_names("space_lunch", [2], ["ANNA"], 2) == ["ANNA", "Automa"]
     assert gamerec.seat_names("space_lunch", [4], ["ANNA"], 2) == ["ANNA", "P2"]
     assert gamerec.seat_names("aqua_brunch", [3], [], 3) == ["P1", "P2", "P3"]
+
+
+def test_csv_and_json_follow_the_documented_versioned_schema(filled, capsys):
+    """docs/records.md's table of the CSV and JSON fields is the exporter's, in its order, and
+    the version it names is the one written."""
+    import re
+    from pathlib import Path
+
+    from lunchbox import export
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text()
+    part = doc[doc.index("**CSV and JSON, schema version"):doc.index("**The BG Stats file**")]
+    version = int(re.search(r"schema version (\d+)", part).group(1))
+    documented = re.findall(r"^\| `(\w+)` \|", part, re.M)
+    assert documented == list(export.FIELDS) and version == export.SCHEMA
+    path, recs = filled
+    _, out, _ = run_cli(capsys, "export", "--db", path, "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == documented
+    assert {r[documented.index("lunchbox_export")] for r in rows[1:]} == {str(version)}
+    _, out, _ = run_cli(capsys, "export", "--db", path, "--format", "json")
+    data = json.loads(out)
+    assert set(data) == {"lunchbox_export", "games"} and data["lunchbox_export"] == version
+    assert all(list(g) == documented[:-1] for g in data["games"])
+    g = data["games"][0]
+    assert isinstance(g["params"], list) and isinstance(g["scores"], list)
+    assert g["seconds"] is None and g["turns"] is None  # played without the turn clock

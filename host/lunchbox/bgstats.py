@@ -170,6 +170,7 @@ def game_fields(game_id):
     given = (about(game_id) or {}).get("bgstats") or {}
     out = {k: bool(given.get(k, v)) for k, v in GAME_DEFAULTS.items()}
     for k in ("bggId", "bggYear"):
-        if given.get(k):
-            out[k] = int(given[k])
+        value = given.get(k)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out[k] = value
     return out
