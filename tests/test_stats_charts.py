@@ -161,3 +161,31 @@ def test_the_pngs_written_are_the_charts_at_their_size(rows, tmp_path):
 def test_no_rows_no_charts(tmp_path):
     assert stats.chart_list([]) == []
     assert stats.plots([], str(tmp_path / "empty")) == []
+
+
+def test_two_boards_default_names_are_two_players(rows):
+    # the same rule as the BG Stats file (people.py): "P1" of two boards are two players, a
+    # pushed name one player everywhere; one board's tables keep the short "P1"
+    def race(board, players, winners, scores, when):
+        r = row("battle_race", [2], players, winners, scores, when)
+        r["board_id"] = board
+        return r
+    two = [race("0A" * 8, ["P1", "ANNA"], [0], [21, 9], T0),
+           race("0B" * 8, ["P1", "ANNA"], [1], [8, 21], T0 + DAY),
+           race("0B" * 8, ["P1", "P2"], [1], [8, 21], T0 + 2 * DAY)]
+    rates = dict(((p, (n, w)) for p, n, w in charts.win_rates(two)["battle_race"]))
+    assert rates == {"P1 (board 0A0A0A0A)": (1, 1), "P1 (board 0B0B0B0B)": (2, 0),
+                     "ANNA": (2, 1), "P2": (1, 1)}
+    scores = stats.scores_over_time(two)["battle_race"]
+    assert sorted(scores) == ["ANNA", "P1 (board 0A0A0A0A)", "P1 (board 0B0B0B0B)", "P2"]
+    assert "P1 (board 0B0B0B0B)  2" in stats.report(two)
+    one = [r for r in two if r["board_id"] == "0B" * 8]
+    assert {p for p, _, _ in charts.win_rates(one)["battle_race"]} == {"P1", "P2", "ANNA"}
+
+
+def test_the_report_lists_games_in_the_registry_order(rows):
+    text = stats.report(rows)
+    heads = [line.split(":")[0] for line in text.splitlines() if line.endswith(
+        ": scores per player")]
+    order = [IDS.index(g) for g in IDS if any(h == charts.name(g) for h in heads)]
+    assert order == sorted(order) and len(heads) == 4

@@ -4,12 +4,9 @@ opens. Field by field (docs/records.md, "The BG Stats file"):
 - ``games``: id, uuid, name, highestWins, noPoints, cooperative, usesTeams. No bggId/bggYear:
   the games are listed on BoardGameGeek, but no source at hand gave their ids, and a wrong id
   would link the plays to another game (the app links a game to BoardGameGeek itself).
-- ``players``: id, uuid, name, isAnonymous. Who is the same person:
-  - a name pushed to a board (or typed in its Settings) is one person on every board;
-  - a seat left at the board's default name ("P1".."P7") is a person of that board only: two
-    boards' "P1" are two people, named "P1 (board E6614104)";
-  - the seats the board plays (Space Lunch's "Automa", Let's Do Lunch's "Computer (Hard)") are
-    one player each, the same on every board (names a person cannot push: mixed case).
+- ``players``: id, uuid, name, isAnonymous. Who is the same person: people.py (a pushed name
+  is one person everywhere, a default "P1" a person of its board only, "P1 (board E6614104)";
+  the Automa and the computer one player each on every board).
 - ``locations``: one per board (id, uuid, name "Lunchbox E6614104"), to rename in the app.
 - ``userInfo.meRefId``: the player who is "me" in the app: ``--me NAME``, else the person in
   the most plays.
@@ -30,9 +27,9 @@ import uuid
 from .errors import UsageError
 from .game_names import about
 from .game_names import name as game_name
+from .people import board_label, is_device_seat, person_key
 
 NAMESPACE = uuid.UUID("6c756e63-6862-6f78-2d67-616d65730001")  # "lunchbox-games"
-DEFAULT_NAMES = {"P{}".format(i + 1) for i in range(7)}  # the board's own (appsettings)
 GAME_FIELDS = ("id", "uuid", "name", "highestWins", "noPoints", "cooperative", "usesTeams")
 # a game's BG Stats flags when its descriptor (about.json "bgstats") does not say
 GAME_DEFAULTS = {"highestWins": True, "noPoints": False, "cooperative": False, "usesTeams": False}
@@ -46,25 +43,6 @@ SCORE_FIELDS = ("playerRefId", "score", "winner", "rank", "seatOrder", "startPla
 
 def _uuid(key):
     return str(uuid.uuid5(NAMESPACE, key))
-
-
-def board_label(board_id):
-    return (board_id or "?")[:8]
-
-
-def is_device_seat(name):
-    """The Automa or the computer: names with lower-case letters, which a person's name (upper
-    case, pushed or typed on the board) never has."""
-    return name != name.upper()
-
-
-def person_key(row, name):
-    """``(key, shown name)``: who sits in a seat named ``name`` on ``row``'s board."""
-    if name in DEFAULT_NAMES:
-        label = board_label(row["board_id"])
-        return "player/board/{}/{}".format(row["board_id"], name), "{} (board {})".format(
-            name, label)
-    return "player/" + name, name
 
 
 def start_seat(record):

@@ -11,22 +11,20 @@
 - ``scores-<game>.png``: each player's score per game over time (game 1 the oldest; players at
   the same table share the game's number).
 
-Counts have whole-number ticks; titles name games by name (game_names.py), not by id.
+Counts have whole-number ticks; titles name games by name (game_names.py), not by id; players
+are told apart as people.py says (two boards' "P1" are two players).
 """
 
 import time
 
-from .game_names import IDS, name
+from .game_names import name, order
 from .gamerec import SOLO_OPPONENT
+from .people import namer
 
 SIZE = (6.4, 3.8)  # inches, at DPI: 640 x 380 pixels
 DPI = 100
 COLOURS = ("#4a90d9", "#d98c4a", "#5cb85c", "#a05cb8", "#d9534f", "#777777", "#c8b400")
 MAX_BAR_LABELS = 40  # more bars than this and the numbers on them would overlap
-
-
-def _order(game_id):
-    return (IDS.index(game_id) if game_id in IDS else len(IDS), game_id or "")
 
 
 def _file_part(game_id):
@@ -37,9 +35,11 @@ def win_rates(rows):
     """``{game_id: [(player, games, wins)]}``, players by name; a tie is a win for each
     winner. The board's own seats (the Automa, the computer) are players too."""
     out = {}
+    who = namer(rows)
     for r in rows:
         per = out.setdefault(r["game_id"], {})
         for seat, player in enumerate(r["players"]):
+            player = who(r, player)
             n, w = per.get(player, (0, 0))
             per[player] = (n + 1, w + (1 if seat in r["winners"] else 0))
     return {g: [(p, n, w) for p, (n, w) in sorted(per.items())] for g, per in out.items()}
@@ -49,6 +49,7 @@ def ldl_margins(rows):
     """``[(game number, winner, points)]`` for the Let's Do Lunch games, oldest first ("tie"
     and 0 for a game both won)."""
     out = []
+    who = namer(rows)
     games = sorted((r for r in rows if r["game_id"] == "lets_do_lunch" and r["winners"]),
                    key=lambda r: (r["played_at"], r.get("id") or 0))
     for i, r in enumerate(games):
@@ -56,8 +57,8 @@ def ldl_margins(rows):
         if len(r["winners"]) > 1:
             out.append((i + 1, "tie", 0))
             continue
-        out.append((i + 1, r["players"][w] if w < len(r["players"]) else "P{}".format(w + 1),
-                    r["scores"][w]))
+        out.append((i + 1, who(r, r["players"][w]) if w < len(r["players"])
+                    else "P{}".format(w + 1), r["scores"][w]))
     return out
 
 
@@ -65,6 +66,7 @@ def scores_by_game(rows):
     """``{game_id: {player: [(game number, score)]}}``: a game's number among that game's
     games, oldest first (the Space Lunch Automa's score left out: it is the board's)."""
     out = {}
+    who = namer(rows)
     ordered = sorted(rows, key=lambda r: (r["played_at"], r.get("id") or 0))
     counts = {}
     for r in ordered:
@@ -75,7 +77,7 @@ def scores_by_game(rows):
             if player == SOLO_OPPONENT and gid == "space_lunch":
                 continue
             if seat < len(r["scores"]):
-                per.setdefault(player, []).append((counts[gid], r["scores"][seat]))
+                per.setdefault(who(r, player), []).append((counts[gid], r["scores"][seat]))
     return {g: per for g, per in out.items() if per}
 
 
@@ -92,7 +94,7 @@ def charts(rows, solo=None, rolls=None):
     from shared_rules.lets_do_lunch import fair
 
     out = []
-    for gid, players in sorted(win_rates(rows).items(), key=lambda kv: _order(kv[0])):
+    for gid, players in sorted(win_rates(rows).items(), key=lambda kv: order(kv[0])):
         out.append({"file": "win-rate-{}.png".format(_file_part(gid)), "kind": "win_rate",
                     "title": "{}: win rate per player".format(name(gid)), "players": players})
     if solo:
@@ -106,7 +108,7 @@ def charts(rows, solo=None, rolls=None):
     if margins:
         out.append({"file": "lets-do-lunch-margins.png", "kind": "margins", "games": margins,
                     "title": "Let's Do Lunch: points per game"})
-    for gid, per in sorted(scores_by_game(rows).items(), key=lambda kv: _order(kv[0])):
+    for gid, per in sorted(scores_by_game(rows).items(), key=lambda kv: order(kv[0])):
         if gid == "lets_do_lunch":
             continue  # its scores are the margins above, plus and minus
         out.append({"file": "scores-{}.png".format(_file_part(gid)), "kind": "scores",

@@ -57,6 +57,11 @@ IDS = tuple(n[0] for n in NAMES)
 GAME_NAMES = {n[0]: n[1] for n in NAMES}
 
 
+def order(game_id):
+    """A sort key: the registry's order, then unknown ids by id."""
+    return (IDS.index(game_id) if game_id in IDS else len(IDS), game_id or "")
+
+
 def name(game_id):
     """The name of ``game_id``; the id itself for one this table does not know."""
     return GAME_NAMES.get(game_id, game_id or "?")

@@ -19,11 +19,12 @@ import time
 
 from . import charts, outfile
 from . import db as dbmod
-from .bgstats import is_device_seat
 from .errors import LunchboxError, UsageError
 from .game_names import name as game_name
+from .game_names import order as game_order
 from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times
 from .history import add_filters, nothing_to_show, select, table
+from .people import is_device_seat, namer
 
 Z95 = 1.959964
 
@@ -66,22 +67,25 @@ def ldl_rolls(rows):
 
 
 def scores_over_time(rows):
-    """``{game_id: {player: [(unix, score, won)]}}``, oldest first."""
+    """``{game_id: {player: [(unix, score, won)]}}``, oldest first; players as people.namer
+    names them (two boards' "P1" are two players)."""
     out = {}
+    who = namer(rows)
     for r in rows:
         per = out.setdefault(r["game_id"], {})
         for seat, name in enumerate(r["players"]):
             if name == SOLO_OPPONENT and r["game_id"] == "space_lunch":
                 continue
             if seat < len(r["scores"]):
-                per.setdefault(name, []).append((r["played_at"], r["scores"][seat],
-                                                 seat in r["winners"]))
+                per.setdefault(who(r, name), []).append((r["played_at"], r["scores"][seat],
+                                                         seat in r["winners"]))
     return out
 
 
 def time_per_player(rows):
     """``{game_id: {player: [games, seconds, turns]}}`` over the games with clock times."""
     out = {}
+    who = namer(rows)
     for r in rows:
         t = times(r)
         if not t:
@@ -90,7 +94,7 @@ def time_per_player(rows):
         for seat, name in enumerate(r["players"]):
             if seat >= len(t) or is_device_seat(name):
                 continue
-            got = per.setdefault(name, [0, 0, 0])
+            got = per.setdefault(who(r, name), [0, 0, 0])
             got[0] += 1
             got[1] += t[seat][0]
             got[2] += t[seat][1]
@@ -117,7 +121,7 @@ def report(rows):
                            ("SUM", "ROLLED", "EXPECTED", "CHANCE")))
         word, sentence = fair.verdict(counts)
         parts.append("{} {}".format(fair.chi_text(counts), sentence))
-    for gid, per in sorted(scores_over_time(rows).items()):
+    for gid, per in sorted(scores_over_time(rows).items(), key=lambda kv: game_order(kv[0])):
         parts.append("\n{}: scores per player".format(game_name(gid)))
         body = []
         for name, pts in sorted(per.items()):
@@ -127,7 +131,7 @@ def report(rows):
                          str(min(s)), str(max(s)),
                          time.strftime("%Y-%m-%d", time.localtime(pts[-1][0]))))
         parts.append(table(body, ("PLAYER", "GAMES", "WINS", "MEAN", "MIN", "MAX", "LAST")))
-    for gid, per in sorted(time_per_player(rows).items()):
+    for gid, per in sorted(time_per_player(rows).items(), key=lambda kv: game_order(kv[0])):
         parts.append("\n{}: time per player (turn clock)".format(game_name(gid)))
         body = []
         for name, (n, sec, turns) in sorted(per.items()):
