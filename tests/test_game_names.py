@@ -92,3 +92,16 @@ def test_an_unknown_or_ambiguous_game_is_one_line_with_the_choices():
 def test_an_id_the_table_does_not_know_reads_as_itself():
     assert game_names.name("chess_club") == "chess_club"
     assert game_names.name(None) == "?"
+
+
+@pytest.mark.parametrize("command", ["history", "stats", "export"])
+def test_the_help_of_game_lists_the_names_players_say(command, capsys):
+    from lunchbox import cli
+
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for gid, name, _ in game_names.NAMES:
+        if (game_names.about(gid) or {}).get("recorded", True):
+            assert name in text, (command, name)
+    assert "Aqua Brunch strength calculator" not in text  # it keeps no records

@@ -7,7 +7,7 @@ import time
 
 from . import db as dbmod
 from .errors import LunchboxError
-from .game_names import lookup, name
+from .game_names import NAMES, about, lookup, name
 from .gamerec import clock_text, match_text, times, variant
 
 PULLED_MARK = "~"  # a date that is the pull's, not the board's
@@ -18,9 +18,14 @@ def add_db(parser):
                         "or $" + dbmod.DB_ENV + ")")
 
 
+def recorded_names():
+    """The names ``--game`` offers: every game that keeps records, as players say it."""
+    return ", ".join(n for gid, n, _ in NAMES if (about(gid) or {}).get("recorded", True))
+
+
 def add_filters(parser):
-    parser.add_argument("--game", help="only this game: its name in any case or its id, or a "
-                        "part of one, e.g. 'space lunch', 'space battle race', days_score")
+    parser.add_argument("--game", help="only this game, by its name in any case, its id, or a "
+                        "part that fits one game ('lets do', race): " + recorded_names())
     parser.add_argument("--player", help="only games this player played (a name from the "
                         "board's Settings)")
     parser.add_argument("--board", help="only games from this board (its id or the start of it)")
