@@ -854,6 +854,11 @@ def _output_cases(records_db):
         return [b"replay", b"1", b"--db", _b(records_db), b"--sim", b"--upto", b"1",
                 b"--shots", _b(a.dir / "shots")]
 
+    def the_database_itself(a):
+        shutil.copy(records_db, a.dir / "games.sqlite3")
+        return [b"export", b"--db", _b(a.dir / "games.sqlite3"), b"-o",
+                _b(a.dir / "." / "games.sqlite3")]
+
     def shots_into_a_file(a):
         return [b"replay", b"1", b"--db", _b(records_db), b"--sim", b"--shots",
                 _b(a.dir / "mine.txt")]
@@ -871,7 +876,9 @@ def _output_cases(records_db):
             ("export -o ''", empty_name, "export", "names no file"),
             ("stats --plot into a file", plot_into_a_file, "stats", "not a folder"),
             ("replay --shots over a link", shots_link, "replay", "symbolic link"),
-            ("replay --shots into a file", shots_into_a_file, "replay", "not a folder")]
+            ("replay --shots into a file", shots_into_a_file, "replay", "not a folder"),
+            ("export -o the games database", the_database_itself, "export",
+             "the games database itself")]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs symlinks and FIFOs")
@@ -1018,6 +1025,17 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
         count_record("full disks and signals", not why and not lost, lost=lost)
         if why or lost:
             failures.append("read-only disk: {} {}".format(why, lost))
+    # stdout closed: one line, nothing done (no file opened later takes its number)
+    a = Around(tmp_path / "closed")
+    a.freeze()
+    rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o", _b(a.dir / "out.csv")],
+                             a.dir, preexec=lambda: os.close(1))  # as `>&-` in a shell
+    why = refused_once(rc, err, "export")
+    if "standard output is closed" not in err:
+        why += "; not the closed stdout's message: " + err.strip()
+    count_record("full disks and signals", not why and not a.changes(), lost=bool(a.changes()))
+    if why or a.changes():
+        failures.append("stdout closed: {} {}".format(why, a.changes()))
     # stdout on a full device
     with open("/dev/full", "wb") as full_dev:
         r = subprocess.run([sys.executable, "-m", "lunchbox", "export", "--db", str(records_db)],

@@ -116,6 +116,22 @@ def not_utf8(parser, argv):
     return None
 
 
+def plug_closed_streams():
+    """Fill a closed stdin, stdout or stderr with the null device, so a file opened later (the
+    database, an export) cannot take its number and receive what is printed. True when stdout
+    was closed (then there is nowhere to give the output)."""
+    closed = sys.stdout is None
+    for fd, flags in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed = closed or fd == 1
+            os.open(os.devnull, flags)  # the lowest free number: this one
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    return closed
+
+
 def quiet_stdout():
     """Point stdout at /dev/null, so Python's own flush at exit finds nothing to fail on."""
     try:
@@ -138,12 +154,16 @@ def flush_stdout():
 def main(argv=None):
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((t for t in argv if not t.startswith("-")), "")
+    where = "lunchbox {}".format(command) if command and _utf8(command) else "lunchbox"
+    if plug_closed_streams():
+        print("{}: standard output is closed; nothing was done\n  fix: run it with an "
+              "output (a terminal, a file or a pipe)".format(where), file=sys.stderr)
+        return 1
     bad = not_utf8(parser, argv)
     if bad:
-        command = next((t for t in argv if not t.startswith("-")), "")
         e = UsageError("{} is not valid UTF-8: {}".format(bad[0], ascii(bad[1])[1:]),
                        "give names and paths in UTF-8")
-        where = "lunchbox {}".format(command) if _utf8(command) and command else "lunchbox"
         print("{}: {}\n  fix: {}".format(where, e, e.hint), file=sys.stderr)
         return e.exit_code
     args = parser.parse_args(argv)

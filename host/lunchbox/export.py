@@ -9,12 +9,13 @@ formats"): a column of every row, a key of the document. bgstats is BG Stats' ow
 import csv
 import io
 import json
+import os
 import sys
 import time
 
 from . import bgstats, outfile
 from . import db as dbmod
-from .errors import UsageError
+from .errors import LunchboxError, UsageError
 from .gamerec import times
 from .history import add_filters, game_text, select
 
@@ -64,6 +65,13 @@ def to_json(rows):
 WRITERS = {"csv": to_csv, "json": to_json}
 
 
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them is not there: not the same
+        return False
+
+
 def register(parser):
     parser.add_argument("--format", choices=FORMATS, default="csv", help="default: csv")
     parser.add_argument("--out", "-o", metavar="FILE",
@@ -78,6 +86,7 @@ def run(args):
         raise UsageError("-o names no file", "give a file name, or '-o -' for stdout")
     with dbmod.Database(args.db) as db:
         rows = select(db, args)
+        database = db.path
     if args.format == "bgstats":
         text = bgstats.to_bgstats(rows, me=getattr(args, "me", None))
     else:
@@ -85,6 +94,9 @@ def run(args):
     if not args.out or args.out == "-":
         sys.stdout.write(text)
         return 0
+    if _same_file(args.out, database):
+        raise LunchboxError("cannot write {} (-o): it is the games database itself; left as it "
+                            "is".format(args.out), "give another file name")
     outfile.write(args.out, text.encode("utf-8"))
     print("{} games written to {} ({})".format(len(rows), args.out, args.format),
           file=sys.stderr)
