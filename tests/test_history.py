@@ -244,3 +244,13 @@ def test_csv_and_json_follow_the_documented_versioned_schema(filled, capsys):
     g = data["games"][0]
     assert isinstance(g["params"], list) and isinstance(g["scores"], list)
     assert g["seconds"] is None and g["turns"] is None  # played without the turn clock
+
+
+def test_board_is_the_start_of_an_id_not_a_pattern(filled, capsys):
+    path, recs = filled
+    _, out, _ = run_cli(capsys, "history", "--db", path, "--board", "0101")
+    ones = len(out.splitlines()) - 2
+    assert 0 < ones < len(recs)
+    for pattern in ("%", "_", "0_0", "%01"):
+        _, out, _ = run_cli(capsys, "history", "--db", path, "--board", pattern)
+        assert out.strip() == "no games match", pattern

@@ -739,6 +739,15 @@ def lunchbox_bytes(argv, cwd, env=None, timeout=30, preexec=None):
     return r.returncode, (r.stderr + b"\n" + r.stdout).decode("utf-8", "backslashreplace")
 
 
+def _lunchbox_env(argv, cwd, env):
+    """`lunchbox ARGV` with the environment ``env`` given as bytes (a value not UTF-8)."""
+    env = dict(env)
+    env[b"PYTHONPATH"] = os.fsencode(os.pathsep.join([str(ROOT / "host"), str(ROOT)]))
+    r = subprocess.run([os.fsencode(sys.executable), b"-m", b"lunchbox"] + list(argv),
+                       cwd=str(cwd), env=env, capture_output=True, timeout=30)
+    return r.returncode, (r.stderr + b"\n" + r.stdout).decode("utf-8", "backslashreplace")
+
+
 def dbmod_env():
     from lunchbox import db as dbmod
 
@@ -1131,6 +1140,22 @@ def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
         count_record("arguments not UTF-8", not why and not changed, lost=bool(changed))
         if why or changed:
             failures.append("{}: {} {}".format(b" ".join(argv), why, changed))
+    # $LUNCHBOX_DB not UTF-8 (the environment is not refused: the bytes are the file's name)
+    a = Around(tmp_path / "env")
+    shutil.copy(records_db, os.fsdecode(_b(a.dir) + b"/caf\xe9.sqlite3"))
+    with open(os.fsdecode(_b(a.dir) + b"/caf\xe9-other.sqlite3"), "wb") as f:
+        f.write(b"not a database at all\n")
+    a.freeze()
+    for name, ok_rc in ((b"caf\xe9.sqlite3", 0), (b"caf\xe9-other.sqlite3", 1)):
+        env = dict(os.environb)
+        env[dbmod_env().encode()] = _b(a.dir) + b"/" + name
+        rc, err = _lunchbox_env([b"history"], a.dir, env)
+        why = "" if rc == ok_rc else "exit status {}".format(rc)
+        if "Traceback" in err or (ok_rc and "\\xe9" not in err):
+            why += "; " + err.strip()[-300:]
+        count_record("arguments not UTF-8", not why and not a.changes(), lost=bool(a.changes()))
+        if why or a.changes():
+            failures.append("$LUNCHBOX_DB {!r}: {} {}".format(name, why, a.changes()))
     # a source file that is not UTF-8, and a FIFO, given to the portability check
     a = Around(tmp_path / "portability-files")
     (a.dir / "latin1.py").write_bytes(b'NAME = "caf\xe9"\n')

@@ -15,7 +15,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .errors import LunchboxError
+from .errors import LunchboxError, shown
 
 DB_ENV = "LUNCHBOX_DB"
 SCHEMA_VERSION = 1
@@ -83,10 +83,10 @@ def _kind(path):
         return None
     except NotADirectoryError:
         raise LunchboxError("cannot open the games database {}: {} is a file, not a folder"
-                            .format(path, _file_above(path)), OPEN_HINT) from None
+                            .format(shown(path), shown(_file_above(path))), OPEN_HINT) from None
     except OSError as e:
-        raise LunchboxError("cannot open the games database {}: {}".format(path, e.strerror or e),
-                            OPEN_HINT) from None
+        raise LunchboxError("cannot open the games database {}: {}".format(
+            shown(path), e.strerror or e), OPEN_HINT) from None
     if stat.S_ISREG(mode):
         return None
     return "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or a device)"
@@ -109,8 +109,8 @@ def _header(path):
         with open(path, "rb") as f:
             return f.read(100)
     except OSError as e:
-        raise LunchboxError("cannot open the games database {}: {}".format(path, e.strerror or e),
-                            OPEN_HINT) from None
+        raise LunchboxError("cannot open the games database {}: {}".format(
+            shown(path), e.strerror or e), OPEN_HINT) from None
 
 
 class Database:
@@ -129,7 +129,7 @@ class Database:
                 return
             found = _kind(self.path)
             if found:
-                raise LunchboxError("the games database {} is {}".format(self.path, found),
+                raise LunchboxError("the games database {} is {}".format(shown(self.path), found),
                                     OPEN_HINT)
             empty = True
             if self.path.exists():
@@ -151,7 +151,7 @@ class Database:
                 self.conn.row_factory = sqlite3.Row
                 self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
-            raise LunchboxError("cannot open the games database {}: {}".format(self.path, e),
+            raise LunchboxError("cannot open the games database {}: {}".format(shown(self.path), e),
                                 OPEN_HINT) from None
 
     def _read_mode(self):
@@ -163,7 +163,7 @@ class Database:
             return "ro"
         if not head.startswith(SQLITE_MAGIC):
             raise LunchboxError("cannot open the games database {}: it is not an SQLite "
-                                "database; left as it is".format(self.path), OPEN_HINT)
+                                "database; left as it is".format(shown(self.path)), OPEN_HINT)
         if 2 not in head[18:20]:  # the read and write versions: 2 is WAL
             return "ro"
         if not self._open_read("ro&immutable=1"):
@@ -186,7 +186,8 @@ class Database:
     def _connect(self, mode):
         from urllib.parse import quote
 
-        uri = "file:{}?mode={}".format(quote(os.path.abspath(self.path)), mode)
+        # the path's bytes, %-encoded: SQLite decodes them back (a name not in UTF-8 too)
+        uri = "file:{}?mode={}".format(quote(os.fsencode(os.path.abspath(self.path))), mode)
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
         conn.row_factory = sqlite3.Row
         return conn
@@ -198,15 +199,16 @@ class Database:
         tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version > SCHEMA_VERSION:
             raise LunchboxError("{} was written by a newer lunchbox (schema {}); left as it "
-                                "is".format(self.path, version), "update lunchbox")
+                                "is".format(shown(self.path), version), "update lunchbox")
         if version == 0 and not tables:
             return True
         cols = {r[1] for r in c.execute("PRAGMA table_info(records)")}
         # version 0 with our tables: made by a lunchbox killed before it wrote the version
         if version not in (0, SCHEMA_VERSION) or "boards" not in tables or not set(COLUMNS) <= cols:
             raise LunchboxError("{} is not a lunchbox games database (it holds other tables: "
-                                "{}); left as it is".format(self.path, ", ".join(sorted(tables))
-                                                            or "none"), OPEN_HINT)
+                                "{}); left as it is".format(
+                                    shown(self.path), ", ".join(sorted(tables)) or "none"),
+                                OPEN_HINT)
         return False
 
     def _open_writable(self):
@@ -216,13 +218,13 @@ class Database:
         if not memory:
             found = _kind(self.path)
             if found:
-                raise LunchboxError("the games database {} is {}".format(self.path, found),
+                raise LunchboxError("the games database {} is {}".format(shown(self.path), found),
                                     OPEN_HINT)
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise LunchboxError("cannot make the folder for the games database {}: {}"
-                                    .format(self.path, e.strerror or e),
+                                    .format(shown(self.path), e.strerror or e),
                                     "give a file in a folder you can write with --db or $"
                                     + DB_ENV) from None
             if getattr(self, "conn", None) is not None:
@@ -238,7 +240,7 @@ class Database:
                 self.conn.executescript("BEGIN IMMEDIATE;\n{}\nPRAGMA user_version = {};\n"
                                         "COMMIT;".format(SCHEMA, SCHEMA_VERSION))
         except sqlite3.DatabaseError as e:
-            raise LunchboxError("cannot open the games database {}: {}".format(self.path, e),
+            raise LunchboxError("cannot open the games database {}: {}".format(shown(self.path), e),
                                 OPEN_HINT) from None
         self.writable = True
 
@@ -319,9 +321,9 @@ class Database:
         if game:
             sql += " AND game_id = ?"
             args.append(game)
-        if board:
-            sql += " AND board_id LIKE ?"
-            args.append(board + "%")
+        if board:  # the start of the id (not LIKE: a typed % or _ is no wildcard)
+            sql += " AND substr(board_id, 1, ?) = ?"
+            args += [len(board), board]
         sql += " ORDER BY played_at, board_id, epoch, seq"
         rows = [decode(r) for r in self.conn.execute(sql, args)]
         if player:

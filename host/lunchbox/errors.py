@@ -13,3 +13,11 @@ class LunchboxError(Exception):
 
 class UsageError(LunchboxError):
     exit_code = 2
+
+
+def shown(path):
+    """A path as a message shows it: bytes that are not UTF-8 (a file name from a non-UTF-8
+    system, an environment variable) as \\xNN, not as the surrogates Python holds them in."""
+    import os
+
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")

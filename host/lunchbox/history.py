@@ -6,7 +6,7 @@ player and board. The filters and the words for a row are shared by
 import time
 
 from . import db as dbmod
-from .errors import LunchboxError
+from .errors import LunchboxError, shown
 from .game_names import NAMES, about, lookup, name
 from .gamerec import clock_text, match_text, times, variant
 
@@ -43,7 +43,7 @@ def nothing_to_show(db, rows):
     if rows:
         return False
     if db.count() == 0:
-        raise LunchboxError("no games pulled yet ({})".format(db.path),
+        raise LunchboxError("no games pulled yet ({})".format(shown(db.path)),
                             "finish a game on the Lunchbox, then: lunchbox pull")
     print("no games match")
     return True

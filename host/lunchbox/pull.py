@@ -14,7 +14,7 @@ import time
 
 from . import db as dbmod
 from . import gamerec
-from .errors import LunchboxError
+from .errors import LunchboxError, shown
 from .link import LinkError, data_ports, open_link
 
 BATCH = 25
@@ -142,7 +142,7 @@ def run(args):
             bar.close()
             print(summary(device, res))
         n = len(db.games())
-        print("{} game{} in {}".format(n, "" if n == 1 else "s", db.path))
+        print("{} game{} in {}".format(n, "" if n == 1 else "s", shown(db.path)))
     if failed:
         raise LunchboxError("some boards were not pulled: " + "; ".join(failed),
                             "plug them in again and rerun lunchbox pull")
