@@ -193,8 +193,8 @@ def test_stats_text_and_plots(filled, capsys, tmp_path):
     assert not any(gid in out for gid in ("aqua_score", "battle_race", "days_score"))
     pngs = sorted(p.name for p in (tmp_path / "plots").iterdir())
     assert "space-lunch-win-rate.png" in pngs and "lets-do-lunch-rolls.png" in pngs
-    assert "win-rate-battle-race.png" in pngs and "lets-do-lunch-margins.png" in pngs
-    assert "wrote {}".format(tmp_path / "plots" / "scores-days-score.png") in out
+    assert "win-rate-space-battle-race.png" in pngs and "lets-do-lunch-margins.png" in pngs
+    assert "wrote {}".format(tmp_path / "plots" / "scores-space-days-scoring.png") in out
     assert all((tmp_path / "plots" / p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
 
 

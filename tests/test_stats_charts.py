@@ -64,14 +64,16 @@ def whole(ticks):
 def test_the_charts_and_their_data(rows):
     made = stats.chart_list(rows)
     assert [c["file"] for c in made] == [
-        "win-rate-space-lunch.png", "win-rate-lets-do-lunch.png", "win-rate-aqua-score.png",
-        "win-rate-battle-race.png", "space-lunch-win-rate.png", "lets-do-lunch-rolls.png",
-        "lets-do-lunch-margins.png", "scores-space-lunch.png", "scores-aqua-score.png",
-        "scores-battle-race.png"]
+        "win-rate-space-lunch.png", "win-rate-lets-do-lunch.png",
+        "win-rate-aqua-brunch-scoreboard.png", "win-rate-space-battle-race.png",
+        "space-lunch-win-rate.png", "lets-do-lunch-rolls.png", "lets-do-lunch-margins.png",
+        "scores-space-lunch.png", "scores-aqua-brunch-scoreboard.png",
+        "scores-space-battle-race.png"]
     rates = {c["file"]: c["players"] for c in by_kind(made, "win_rate")}
-    assert rates["win-rate-battle-race.png"] == [("ANNA", 3, 2), ("BO", 3, 1)]
+    assert rates["win-rate-space-battle-race.png"] == [("ANNA", 3, 2), ("BO", 3, 1)]
     assert rates["win-rate-space-lunch.png"] == [("ANNA", 3, 1), ("Automa", 3, 2)]
-    assert rates["win-rate-aqua-score.png"] == [("ANNA", 1, 1), ("BO", 1, 1), ("CY", 1, 0)]
+    assert rates["win-rate-aqua-brunch-scoreboard.png"] == [("ANNA", 1, 1), ("BO", 1, 1),
+                                                            ("CY", 1, 0)]
     (levels,) = by_kind(made, "levels")
     assert [lv[:3] for lv in levels["levels"]] == [("Easy", 2, 1), ("Hard", 1, 0)]
     (margins,) = by_kind(made, "margins")
@@ -79,7 +81,7 @@ def test_the_charts_and_their_data(rows):
     assert margins["games"] == [(i + 1, r["players"][r["winners"][0]], r["scores"][r["winners"][0]])
                                 for i, r in enumerate(ldl)]
     assert all(points == -min(r["scores"]) >= 0 for (_, _, points), r in zip(margins["games"], ldl))
-    (race,) = [c for c in by_kind(made, "scores") if c["file"] == "scores-battle-race.png"]
+    (race,) = [c for c in by_kind(made, "scores") if c["file"] == "scores-space-battle-race.png"]
     # oldest first, game numbers shared by the players at one table
     assert race["players"] == [("ANNA", [(1, 19), (2, 22), (3, 21)]),
                                ("BO", [(1, 21), (2, 20), (3, 15)])]
@@ -90,14 +92,15 @@ def test_the_charts_and_their_data(rows):
 
 
 def test_win_rate_bars_carry_their_counts(rows):
-    (chart,) = [c for c in stats.chart_list(rows) if c["file"] == "win-rate-aqua-score.png"]
+    (chart,) = [c for c in stats.chart_list(rows)
+                if c["file"] == "win-rate-aqua-brunch-scoreboard.png"]
     ax = ax_of(chart)
     (bars,) = ax.containers
     assert [b.get_height() for b in bars] == [1.0, 1.0, 0.0]
     assert [t.get_text() for t in ax.texts] == ["1 of 1", "1 of 1", "0 of 1"]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["ANNA", "BO", "CY"]
     assert ax.get_title() == "Aqua Brunch scoreboard: win rate per player"
-    (chart,) = [c for c in stats.chart_list(rows) if c["file"] == "win-rate-battle-race.png"]
+    (chart,) = [c for c in stats.chart_list(rows) if c["file"] == "win-rate-space-battle-race.png"]
     ax = ax_of(chart)
     assert [round(b.get_height(), 6) for b in ax.containers[0]] == [round(2 / 3, 6),
                                                                      round(1 / 3, 6)]

@@ -1,8 +1,9 @@
 """The charts of `lunchbox stats --plot`: first what each one shows, as plain data
 (``charts(rows)``), then the picture (``figure(chart)``), so a test checks both.
 
-- ``win-rate-<game>.png``: each player's win rate in a game, a bar each, "2 of 5" on it (a
-  player who never won still has a bar's place and its count);
+- ``win-rate-<game>.png`` (the game's name: ``win-rate-space-battle-race.png``): each
+  player's win rate in a game, a bar each, "2 of 5" on it (a player who never won still has a
+  bar's place and its count);
 - ``space-lunch-win-rate.png``: Space Lunch solo per difficulty, games won and lost stacked,
   with the win rate and its 95% interval under each level;
 - ``lets-do-lunch-rolls.png``: every roll against fair dice;
@@ -17,7 +18,7 @@ are told apart as people.py says (two boards' "P1" are two players).
 
 import time
 
-from .game_names import name, order
+from .game_names import name, order, words
 from .gamerec import SOLO_OPPONENT
 from .people import namer
 
@@ -28,7 +29,8 @@ MAX_BAR_LABELS = 40  # more bars than this and the numbers on them would overlap
 
 
 def _file_part(game_id):
-    return (game_id or "unknown").replace("_", "-")
+    """The game's name as a file name: "Space Battle race" -> space-battle-race."""
+    return "-".join(words(name(game_id))) or "unknown"
 
 
 def win_rates(rows):
