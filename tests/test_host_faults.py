@@ -1092,8 +1092,10 @@ def test_huge_numbers_get_one_line(tmp_path, records_db):
                b"no-such-profile"], "replay", "profile"),
              ([b"sim", b"--headless", b"--scale", HUGE, b"--keys", b"ok"], "sim", "zoom"),
              ([b"sim", b"--headless", b"--keys", b"wait:" + HUGE], "sim", "key script"),
-             ([b"push", b"--brightness", HUGE, b"--port", b"/nonexistent"], "push", ""),
-             ([b"push", b"--name", HUGE + b"=ANNA", b"--port", b"/nonexistent"], "push", ""),
+             # refused before any board is looked for
+             ([b"push", b"--brightness", HUGE, b"--port", b"/nonexistent"], "push", "0..100"),
+             ([b"push", b"--name", HUGE + b"=ANNA", b"--port", b"/nonexistent"], "push",
+              "is not 1..7"),
              ([b"replay", b"1", b"--upto", b"-" + HUGE], "replay", "no action number"),
              ([b"replay", b"0"], "replay", "no game with ID")]
     failures = []

@@ -83,6 +83,8 @@ def run(args):
     set_names = [_player_name(t) for t in args.name]
     leds = None if args.leds is None else args.leds == "on"
     changing = names or set_names or args.brightness is not None or leds is not None
+    if changing:  # a value the board would refuse is said before any board is needed
+        change(b"", names, set_names, args.brightness, leds)
     link = open_link(devices[0])
     try:
         link.hello()
