@@ -1058,26 +1058,40 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
     assert not failures, "\n".join(failures)
 
 
-def test_sigterm_while_writing_removes_the_temporary(tmp_path, records_db, monkeypatch):
-    # the real handler, the real signal, delivered while the data is being flushed to disk
+def test_a_signal_while_writing_removes_the_temporary(tmp_path, records_db, monkeypatch):
+    # the real handlers, the real signals, delivered while the data is being flushed to disk:
+    # SIGTERM and SIGHUP (a closed terminal) stop it by outfile's handler, SIGINT (Ctrl-C) as
+    # KeyboardInterrupt; also while the plots are written
     from lunchbox import outfile
 
-    a = Around(tmp_path)
-    (a.dir / "old.csv").write_bytes(b"old export\n")
-    a.freeze()
+    failures = []
+    cases = [("SIGTERM", "export", 128 + signal.SIGTERM, "stopped by SIGTERM"),
+             ("SIGHUP", "export", 128 + signal.SIGHUP, "stopped by SIGHUP"),
+             ("SIGINT", "export", 130, "interrupted"),
+             ("SIGTERM", "stats", 128 + signal.SIGTERM, "stopped by SIGTERM")]
     real_fsync = os.fsync
+    for i, (name, command, want_rc, words) in enumerate(cases):
+        a = Around(tmp_path / str(i))
+        (a.dir / "old.csv").write_bytes(b"old export\n")
+        a.freeze()
+        sig = getattr(signal, name)
 
-    def term_then_fsync(fd):
-        os.kill(os.getpid(), signal.SIGTERM)
-        real_fsync(fd)
-    monkeypatch.setattr(outfile.os, "fsync", term_then_fsync)
-    rc, err = run_cli(["export", "--db", str(records_db), "-o", str(a.dir / "old.csv")])
-    monkeypatch.undo()
-    changed = a.changes()
-    ok = (rc == 128 + signal.SIGTERM and "stopped by SIGTERM" in err and not changed
-          and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
-    count_record("full disks and signals", ok, lost=bool(changed))
-    assert ok, (rc, err, changed)
+        def signal_then_fsync(fd, sig=sig):
+            os.kill(os.getpid(), sig)
+            real_fsync(fd)
+        monkeypatch.setattr(outfile.os, "fsync", signal_then_fsync)
+        target = ["-o", str(a.dir / "old.csv")] if command == "export" else [
+            "--plot", str(a.dir / "plots")]
+        rc, err = run_cli([command, "--db", str(records_db)] + target)
+        monkeypatch.undo()
+        changed = a.changes()
+        ok = (rc == want_rc and words in err and not changed
+              and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+              and signal.getsignal(signal.SIGHUP) == signal.SIG_DFL)
+        count_record("full disks and signals", ok, lost=bool(changed))
+        if not ok:
+            failures.append("{} during {}: {} {} {}".format(name, command, rc, err, changed))
+    assert not failures, "\n".join(failures)
 
 
 HUGE = b"99999999999999999999"
