@@ -42,6 +42,7 @@ class FakeEvent:
     def __init__(self):
         self.key_number = 0
         self.pressed = False
+        self.timestamp = 0
 
 
 class FakeKeys:
@@ -60,7 +61,7 @@ class FakeKeys:
             def get_into(self, event):
                 if not outer.pending:
                     return False
-                event.key_number, event.pressed = outer.pending.pop(0)
+                event.key_number, event.pressed, event.timestamp = outer.pending.pop(0)
                 return True
 
         self.events = Events()
@@ -163,8 +164,9 @@ def test_display_pack_build(monkeypatch):
     pins, pressed_value, pull = calls["keys"]
     assert [p.name for p in pins] == ["GP12", "GP13", "GP14", "GP15"]
     assert pressed_value is False and pull is True  # buttons to GND, internal pull-ups
-    calls["keys_obj"].pending = [(2, True), (2, False), (3, True)]
-    assert hw.buttons.poll() == [(2, True), (2, False), (3, True)]
+    calls["keys_obj"].pending = [(2, True, 10), (2, False, 90), (3, True, 400)]
+    # each transition with keypad's timestamp: a tap read late is still a tap
+    assert hw.buttons.poll() == [(2, True, 10), (2, False, 90), (3, True, 400)]
     assert calls["neopixel"][1].name == "GP22" and calls["neopixel"][2] == 8
     assert calls["neopixel"][3] is False  # auto_write off: one show() per frame
     assert sorted(calls["leds_off"]) == [("GP6", True), ("GP7", True), ("GP8", True)]
@@ -252,14 +254,14 @@ def test_a_lost_release_after_a_full_event_queue_is_not_a_stuck_button(monkeypat
 
     hw = hwpico.build()
     keys = calls["keys_obj"]
-    keys.pending = [(1, True), (2, True), (2, False)]  # next down, OK pressed and released
-    assert hw.buttons.poll() == [(1, True), (2, True), (2, False)]
-    keys.pending = [(0, True)] * 10  # ... and the queue overflowed: next's release lost
+    keys.pending = [(1, True, 5), (2, True, 6), (2, False, 7)]  # next down, OK tapped
+    assert hw.buttons.poll() == [(1, True, 5), (2, True, 6), (2, False, 7)]
+    keys.pending = [(0, True, 8)] * 10  # ... and the queue overflowed: next's release lost
     keys.events.overflowed = True
-    assert hw.buttons.poll() == [(1, False)]
+    assert hw.buttons.poll() == [(1, False, None)]  # its time: when the app reads it
     assert keys.resets == 1 and keys.pending == [] and not keys.events.overflowed
-    keys.pending = [(3, True), (3, False)]
-    assert hw.buttons.poll() == [(3, True), (3, False)]
+    keys.pending = [(3, True, 9), (3, False, 10)]
+    assert hw.buttons.poll() == [(3, True, 9), (3, False, 10)]
 
 
 def test_an_oled_that_does_not_answer_is_named(monkeypatch):

@@ -147,8 +147,8 @@ def test_terminal_taps_queue_behind_a_held_key(simulate):
     for _ in range(120):
         sim.clock.advance(10)
         sim._release_due()
-        seen += [(sim.clock(), b, p) for b, p in sim.buttons.poll()]
-    assert seen == [(3, True), (1, True), (380, 1, False),
+        seen += [(sim.clock(), b, p) for b, p, _at in sim.buttons.poll()]
+    assert seen == [(3, True, None), (1, True, None), (380, 1, False),
                     (900, 3, False), (920, 3, True), (1000, 3, False)]
 
 

@@ -274,9 +274,12 @@ class App:
         hw = self.hw
         now = hw.clock()
         idle = self.idle
-        for button, pressed in hw.buttons.poll():
-            if not idle.swallow(button, pressed, now):
-                self.queue.extend(self.buttons.feed(button, pressed, now))
+        for button, pressed, at in hw.buttons.poll():
+            # each transition at the time it happened (keypad's timestamp on the board): a tap
+            # read after a slow redraw is still a tap, not a held button that auto-repeats
+            at = now if at is None else at
+            if not idle.swallow(button, pressed, at):
+                self.queue.extend(self.buttons.feed(button, pressed, at))
         self.queue.extend(self.buttons.tick(now))
         state = idle.tick(now, ticks_diff)
         if state is not None:

@@ -4,7 +4,8 @@
 is the same on both.
 
 - display: a display.ColorDisplay or display.MonoDisplay
-- buttons: ``poll()`` -> list of (button id, pressed) transitions since the last call
+- buttons: ``poll()`` -> list of (button id, pressed, ms or None) transitions since the last
+  call, each with the time it happened on ``clock``'s scale (None: when it is read)
 - pixels: neopixel.NeoPixel (auto_write=False) or None
 - clock: ``clock()`` -> milliseconds, wrapping like supervisor.ticks_ms
 - nvm: bytearray-like (microcontroller.nvm)

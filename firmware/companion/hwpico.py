@@ -22,7 +22,9 @@ def _pin(name):
 
 
 class KeypadButtons:
-    """keypad.Keys (debounced in the background) -> (button id, pressed) transitions."""
+    """keypad.Keys (debounced in the background) -> (button id, pressed, time) transitions;
+    the time is the event's timestamp (supervisor.ticks_ms's clock, as hw.clock), None for a
+    release made up after an overflow (the app takes the time it reads it)."""
 
     def __init__(self, buttons):
         self.ids = [button_id(role) for role, _pin in buttons]
@@ -40,7 +42,7 @@ class KeypadButtons:
             # Release what was held, and let keypad report what is down now.
             events.clear()
             self.keys.reset()
-            out = [(b, False) for b in self.held]
+            out = [(b, False, None) for b in self.held]
             self.held = []
         while events.get_into(self.event):
             b = self.ids[self.event.key_number]
@@ -49,7 +51,7 @@ class KeypadButtons:
                 self.held.append(b)
             elif not pressed and b in self.held:
                 self.held.remove(b)
-            out.append((b, pressed))
+            out.append((b, pressed, self.event.timestamp))
         return out
 
 

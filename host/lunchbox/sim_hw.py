@@ -236,8 +236,10 @@ class ScriptButtons:
     def __init__(self):
         self.pending = []
 
-    def push(self, button, pressed):
-        self.pending.append((button, pressed))
+    def push(self, button, pressed, at=None):
+        # at: when it happened on the simulator's clock, as keypad stamps a board's events;
+        # None (the keyboard, the key script): when the app reads it
+        self.pending.append((button, pressed, at))
 
     def poll(self):
         out, self.pending = self.pending, []
