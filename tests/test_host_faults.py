@@ -717,10 +717,14 @@ def _records_db(path):
         test_pull.do_pull(board, db)
 
 
+_RECORDS_DB_BYTES = []  # the fixture's file, for a damaged copy
+
+
 @pytest.fixture(scope="module")
 def records_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("records") / "games.sqlite3"
     _records_db(path)
+    _RECORDS_DB_BYTES[:] = [path.read_bytes()]
     return path
 
 
@@ -977,6 +981,36 @@ def _read_only_folder(path):
             os.chmod(path, 0o755)
 
 
+PULL = """
+import sys
+sys.path[:0] = [{tests!r}, {portable!r}]
+sys.path.append({firmware!r})
+import test_pull
+from lunchbox import cli, pull
+board = test_pull.board_with_games(30)
+pull.data_ports = lambda port, sim: ["/dev/lunchbox"]
+pull.open_link = lambda device: board.link()
+pull.BATCH = 3
+if {limit!r} is not None:
+    import resource, signal
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, ({limit!r}, {limit!r}))
+code = cli.main(["pull", "--db", {db!r}])
+sys.exit(code)
+"""
+
+
+def _pull_into(db, limit):
+    """`lunchbox pull` of a board with 30 games into ``db``, in a subprocess (a file-size
+    ``limit`` there, or none)."""
+    here = Path(__file__).parent
+    code = PULL.format(tests=str(here), portable=str(here / "portable"),
+                       firmware=str(ROOT / "firmware"), limit=limit, db=str(db))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "host"), str(ROOT)]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, env=env)
+    return r.returncode, (r.stderr + b"\n" + r.stdout).decode("utf-8", "backslashreplace")
+
+
 def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
     failures = []
     # a file-size limit: every write past 2 KB fails (EFBIG), as on a full disk
@@ -1034,6 +1068,19 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
         count_record("full disks and signals", not why and not lost, lost=lost)
         if why or lost:
             failures.append("read-only disk: {} {}".format(why, lost))
+    # a pull onto a disk that fills mid-pull: one line, what was stored is whole, the board
+    # not acknowledged past it (a tiny tmpfs as root, else a file-size limit)
+    with _tiny_tmpfs(tmp_path / "pullfs", size="40k") as fs:
+        where = fs if fs is not None else tmp_path
+        if fs is not None:
+            (fs / "filler").unlink()
+        rc, err = _pull_into(where / "g.sqlite3", limit=None if fs is not None else 0)
+        why = refused_once(rc, err, "pull")
+        if "full" not in err and "disk I/O" not in err:
+            why += "; not a full disk's message: " + err.strip()[-300:]
+        count_record("full disks and signals", not why)
+        if why:
+            failures.append("pull on a full disk: " + why)
     # stdout closed: one line, nothing done (no file opened later takes its number)
     a = Around(tmp_path / "closed")
     a.freeze()
@@ -1210,6 +1257,9 @@ def _foreign_dbs(a):
     conn.commit()
     conn.close()
     (d / "junk.sqlite3").write_bytes(b"this is not a database\n" * 100)
+    data = bytearray(_RECORDS_DB_BYTES[0])  # ours, with its pages of games overwritten
+    data[4096 * 3 + 100:4096 * 3 + 3100] = b"\xff" * 3000
+    (d / "damaged.sqlite3").write_bytes(bytes(data))
     os.mkfifo(d / "fifo.sqlite3")
     (d / "folder.sqlite3").mkdir()
     return {"a foreign SQLite file": (d / "foreign.sqlite3", "not a lunchbox games database"),
@@ -1217,13 +1267,14 @@ def _foreign_dbs(a):
             "a foreign SQLite file in WAL mode": (d / "wal.sqlite3",
                                                   "not a lunchbox games database"),
             "not SQLite": (d / "junk.sqlite3", "cannot open the games database"),
+            "ours, damaged": (d / "damaged.sqlite3", "malformed"),
             "a FIFO": (d / "fifo.sqlite3", "not a regular file"),
             "a folder": (d / "folder.sqlite3", "a folder"),
             "under a file": (d / "mine.txt" / "g.sqlite3", "is a file, not a folder")}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_foreign_databases_are_refused_and_left_alone(tmp_path):
+def test_foreign_databases_are_refused_and_left_alone(tmp_path, records_db):
     failures = []
     commands = ([b"history"], [b"stats"], [b"export"], [b"replay", b"1"],
                 [b"pull", b"--port", b"/nonexistent"])

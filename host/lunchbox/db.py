@@ -113,6 +113,34 @@ def _header(path):
             shown(path), e.strerror or e), OPEN_HINT) from None
 
 
+def _sql_error(path, e, doing="the games database"):
+    """The LunchboxError for an SQLite error while the database was read or written."""
+    text = str(e)
+    if "full" in text:
+        hint = "free some space on that disk; what was not stored is still on the board"
+    elif "locked" in text or "busy" in text:
+        hint = "another lunchbox is using it: let it finish, then try again"
+    elif "malformed" in text or "not a database" in text:
+        hint = ("it is damaged: use a copy of it, or move it aside and pull again (a board "
+                "keeps the games not yet pulled)")
+    else:
+        hint = OPEN_HINT
+    return LunchboxError("{} {}: {}".format(doing, shown(path), text), hint)
+
+
+def converted(method):
+    """``method`` with SQLite's errors as LunchboxError (a damaged, full or locked file)."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self, *args, **kw):
+        try:
+            return method(self, *args, **kw)
+        except sqlite3.DatabaseError as e:
+            raise _sql_error(self.path, e) from None
+    return run
+
+
 class Database:
     """Read-only until the first write: `history`, `replay`, `stats` and `export` open the file
     with SQLite's ``mode=ro`` and never create a folder, a file or a table; a missing file reads
@@ -151,8 +179,7 @@ class Database:
                 self.conn.row_factory = sqlite3.Row
                 self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
-            raise LunchboxError("cannot open the games database {}: {}".format(shown(self.path), e),
-                                OPEN_HINT) from None
+            raise _sql_error(self.path, e, "cannot open the games database") from None
 
     def _read_mode(self):
         """SQLite's open mode to read the file with; LunchboxError for a file that is not
@@ -172,10 +199,12 @@ class Database:
         return "ro" if os.path.exists(str(self.path) + "-wal") else "ro&immutable=1"
 
     def _open_read(self, mode):
-        """Connect with ``mode`` and check the schema; True (and closed) when it is empty."""
+        """Connect with ``mode`` and check the schema; True (and closed) when it is empty. The
+        file as it stands (``immutable``) is checked for its schema alone: a batch a killed
+        pull left half-written is damage until SQLite rolls it back."""
         self.conn = self._connect(mode)
         try:
-            empty = self._check_schema()
+            empty = self._check_schema(whole="immutable" not in mode)
         except BaseException:
             self.conn.close()
             raise
@@ -192,7 +221,7 @@ class Database:
         conn.row_factory = sqlite3.Row
         return conn
 
-    def _check_schema(self):
+    def _check_schema(self, whole=True):
         """True when the file is empty (no tables yet); LunchboxError when it is not ours."""
         c = self.conn
         version = c.execute("PRAGMA user_version").fetchone()[0]
@@ -202,6 +231,11 @@ class Database:
                                 "is".format(shown(self.path), version), "update lunchbox")
         if version == 0 and not tables:
             return True
+        damage = [r[0] for r in c.execute("PRAGMA quick_check(1)")] if whole else ["ok"]
+        if damage != ["ok"]:  # refused whole, before a read gives half or a pull adds to it
+            first = [line for line in "\n".join(damage).splitlines() if "***" not in line]
+            raise sqlite3.DatabaseError("database disk image is malformed: {}".format(
+                " ".join(" ".join(first).split())[:200]))
         cols = {r[1] for r in c.execute("PRAGMA table_info(records)")}
         # version 0 with our tables: made by a lunchbox killed before it wrote the version
         if version not in (0, SCHEMA_VERSION) or "boards" not in tables or not set(COLUMNS) <= cols:
@@ -255,14 +289,17 @@ class Database:
 
     # ---- boards ------------------------------------------------------------------------
 
+    @converted
     def board(self, board_id):
         return self.conn.execute("SELECT * FROM boards WHERE board_id = ?",
                                  (board_id,)).fetchone()
 
+    @converted
     def epoch(self, board_id):
         row = self.board(board_id)
         return row["epoch"] if row else 0
 
+    @converted
     def stored(self, board_id, epoch, seq):
         """The stored record's CRC, or None."""
         row = self.conn.execute("SELECT crc FROM records WHERE board_id = ? AND epoch = ? AND "
@@ -271,6 +308,7 @@ class Database:
 
     # ---- writing (one transaction per call) --------------------------------------------
 
+    @converted
     def store_batch(self, board, rows, epoch=None, now=None):
         """Insert ``rows`` (dicts of record columns) for ``board`` (a linkproto.Hello) in one
         transaction; rows already stored are left alone. Returns how many were new."""
@@ -312,6 +350,7 @@ class Database:
 
     # ---- reading -----------------------------------------------------------------------
 
+    @converted
     def games(self, game=None, player=None, board=None, include_bad=False):
         """Finished games (dicts, JSON decoded), oldest first."""
         sql = "SELECT * FROM records WHERE kind IN (1, 3)"
@@ -331,19 +370,23 @@ class Database:
             rows = [r for r in rows if want in [p.upper() for p in r["players"] or []]]
         return rows
 
+    @converted
     def get(self, record_id):
         if not INT64[0] <= record_id <= INT64[1]:
             return None  # no row has such an id (SQLite would refuse the number)
         row = self.conn.execute("SELECT * FROM records WHERE id = ?", (record_id,)).fetchone()
         return decode(row) if row else None
 
+    @converted
     def crashes(self):
         return [decode(r) for r in self.conn.execute(
             "SELECT * FROM records WHERE status = 'crash' ORDER BY pulled_at, seq")]
 
+    @converted
     def count(self):
         return self.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
 
+    @converted
     def check(self):
         """SQLite's own integrity check: 'ok' or the problems."""
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
