@@ -147,6 +147,11 @@ def register(parser):
 def run(args, stdin=None, out=None):
     out = out or sys.stdout
     stdin = stdin or sys.stdin
+    if getattr(args, "shots", None) is not None and not getattr(args, "sim", False):
+        raise UsageError("--shots saves the simulated screen: it needs --sim",
+                         "add --sim, or leave out --shots")
+    if getattr(args, "shots", None) == "":
+        raise UsageError("--shots names no folder", "give a folder for the PNGs")
     if getattr(args, "upto", None) is not None and args.upto < 0:
         raise UsageError("--upto {} is no action number".format(args.upto),
                          "give 0 or more: the number of actions to show")
