@@ -136,3 +136,96 @@ def test_a_cut_on_a_let_s_do_lunch_match_end(profile, tmp_path):
         assert len(kept(box.nvm)) == n
     finally:
         box.close()
+
+
+def _final(kind, profile, seed=5):
+    """A table (tests/playthrough.py) plays ``kind`` to its end; the flash just before the
+    last action, and that action."""
+    from playthrough import Policy, Table, game_screen
+
+    t = Table(profile, seed, Policy(suggest=0.7, undo=0.0, cut=0.0))
+    t.kind = kind
+    t.open(kind)
+    last = [None, None]
+    press = t.box.press
+
+    def watched(button, long=False):  # the flash and the game before each press
+        g = game_screen(t.box.app)
+        if g is not None and not g.game.is_terminal():
+            last[:] = [bytes(t.box.flash.mem), g.game.actions()]
+        press(button, long)
+
+    t.box.press = watched
+    t.play_one(kind)
+    t.box.press = press
+    image, actions = last
+    saved = store(t.box.flash.copy()).load_game()
+    end = games.from_bytes(saved[1]).actions()
+    assert end[:len(actions)] == actions and len(end) == len(actions) + 1, "one more action"
+    return t, image, end
+
+
+def _resume(t, final, redo=True):
+    """After the power came back: through "Resume game?" to the game; with ``redo``, the
+    last action again if its save was lost (then the end screen)."""
+    from playthrough import OK, game_screen
+
+    b = t.box
+    for _ in range(20):
+        b.step()
+    if b.name() == "ConfirmDialog" and b.title() == "Resume game?":
+        t.press(OK)
+        for _ in range(20):
+            b.step()
+    g = game_screen(b.app)
+    if redo and g is not None and not g.game.is_terminal():
+        assert g.game.actions() == final[:-1]
+        g.act(final[-1])
+        for _ in range(20):
+            b.step()
+
+
+@pytest.mark.parametrize("kind", ["space_lunch", "days_score"])
+def test_a_cut_at_every_byte_of_the_end_keeps_the_record_once(kind):
+    """The last action's writes (the end saved, then its record kept), cut after each byte:
+    back on, the end screen, the record kept once, the end saved until it is left."""
+    from _flash import PowerCut
+    from playthrough import game_screen
+
+    t, image, final = _final(kind, "pico-ssd1306-5btn")
+    b = t.box
+    try:
+        seen = set()
+        k = 0
+        while True:
+            b.flash.mem[:] = image
+            b.boot()
+            _resume(t, final, redo=False)  # the game as it was before its last action
+            g = game_screen(b.app)
+            assert g is not None and g.game.actions() == final[:-1], (k, b.shown())
+            before = b.flash.programmed
+            b.flash.cut_after = k
+            try:
+                g.act(final[-1])
+                cut = False
+            except PowerCut:
+                cut = True
+            b.flash.cut_after = None
+            if cut:
+                b.boot()
+                _resume(t, final)
+            for _ in range(20):
+                b.step()  # the end screen is built once the action is handled (app.later)
+            assert t.at_end(), (k, b.shown())
+            ended = [r for r in kept(b.flash) if r == games.record(games.from_bytes(r))]
+            mine = [r for r in ended if games.from_bytes(r).actions() == final]
+            assert len(mine) == 1, (k, len(mine))
+            assert store(b.flash.copy()).load_game()[1].endswith(mine[0])
+            seen.add(cut)
+            if not cut:
+                assert k >= b.flash.programmed - before  # every byte of the writes was cut
+                break
+            k += 1
+        assert seen == {True, False} and k > 20
+    finally:
+        b.close()
