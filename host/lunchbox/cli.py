@@ -11,7 +11,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import LunchboxError, UsageError
+from .errors import LunchboxError, UsageError, shown
 
 # (name, module, one-line help). One line per command; the module does the rest.
 COMMANDS = (
@@ -32,8 +32,16 @@ COMMANDS = (
 POSITIONAL = {"id": "the game ID", "paths": "a path", "profile_profile": "the profile"}
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as the tool's other errors: one line and a fix (its usage
+    text is what --help prints)."""
+
+    def error(self, message):
+        self.exit(2, "{}: {}\n  fix: {} --help\n".format(self.prog, shown(message), self.prog))
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="lunchbox",
         description="Flash, sync, inspect and simulate a Lunchbox "
                     "(Raspberry Pi Pico game companion).",
