@@ -229,3 +229,35 @@ def test_a_cut_at_every_byte_of_the_end_keeps_the_record_once(kind):
         assert seen == {True, False} and k > 20
     finally:
         b.close()
+
+
+@pytest.mark.parametrize("name", ["days_score", "space_lunch"])
+def test_new_game_at_an_end_says_when_the_memory_is_nearly_full(name, profile, simulate,
+                                                                nvm):
+    """New game on an end screen starts the game as its new-game list does, so it warns as
+    that list does when the records not pulled nearly fill the memory: over the game's
+    screen (Space Lunch builds it once the press is handled), OK goes on to it."""
+    from companion.core.store import KIND_GAME
+
+    s = store(nvm_file(nvm))
+    while s.room({"days_score": 256, "space_lunch": 90}[name]) > 1:  # about.json's sizes
+        s.append_record(KIND_GAME, b"\x01" + bytes(120))  # games the host has not pulled
+    if name == "days_score":  # OK on the warning the new-game list showed too
+        script = stack.SCOREBOARDS[name]().replace("next*4 ok ", "next*4 ok ok ", 1)
+        screen = "DaysScreen"
+    else:
+        words = plan(3, 33).words
+        script = " ".join(words[:2] + ["ok"] + words[2:])
+        screen = "SoloScreen"
+    sim = simulate(profile, script + " shot:end ok wait:500 shot:warned ok wait:500 shot:game",
+                   nvm, cls=Watch)
+    end, warned, game = sim.captures[-3:]
+    assert end["screen"] != "MessageScreen" and end["actions"] != []
+    assert warned["texts"][0] == "Memory" and warned["screen"] == "MessageScreen", warned
+    assert game["screen"] == screen and game["actions"] == []
+
+
+def nvm_file(path):
+    from lunchbox.sim_hw import FileNvm
+
+    return FileNvm(path)

@@ -314,10 +314,19 @@ class App:
         hw.watchdog.feed()
 
     def later(self, fn):
-        """Run ``fn()`` when the event being handled is done: a screen that leaves the stack
-        is then no longer referred to by the code that handled it, so what it held can be
-        freed before ``fn`` builds the next screen."""
-        self._later = fn
+        """Run ``fn()`` when the event being handled is done (after what was asked for
+        before it): a screen that leaves the stack is then no longer referred to by the code
+        that handled it, so what it held can be freed before ``fn`` builds the next screen."""
+        first = self._later
+        if first is None:
+            self._later = fn
+            return
+
+        def both():
+            first()
+            fn()
+
+        self._later = both
 
     def _run_later(self):
         fn = self._later

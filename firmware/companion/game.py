@@ -183,6 +183,7 @@ def new_game(app, game_id, fresh=None):
         if fresh is not None:  # the loader warns before a new game only when it makes it
             from .loader import _warn_if_memory_is_full
 
-            _warn_if_memory_is_full(app, game_id)
+            # over the game's screen, which some games build once this press is handled
+            app.later(lambda: _warn_if_memory_is_full(app, game_id))
 
     app.home(go)

@@ -35,8 +35,22 @@ def open(app, payload=None):  # the game-module entry point name (shadows open()
     if payload is None:
         app.push(SetupScreen(app))
         return
-    app.push(screen_for(app, games.from_bytes(payload)))  # ValueError: the menu says so
+    game = games.from_bytes(payload)  # ValueError: the menu says so
+    if not game.actions():
+        again(app, game)
+        return
+    app.push(screen_for(app, game))
     _let_go()
+
+
+def again(app, game):
+    """A game with no move yet (no save is one: GameScreen saves after a move) is "New game"
+    at an end: the same difficulty with a new deal; two players say again who starts (the
+    rulebook's question, asked each game)."""
+    if game.solo():
+        start(app, new(app, game.params[0]))
+    else:
+        app.push(FirstPlayer(app))
 
 
 def start(app, game):

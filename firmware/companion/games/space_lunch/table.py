@@ -206,26 +206,11 @@ class SpaceLunchScreen(Coupons, GameScreen):
         """The end, shown on the table itself (who won in the top line, why at the bottom):
         a result screen on top would hold its widgets beside this one's at the moment the
         heap is fullest. The end stays saved and the record is kept once, as GameScreen
-        does; OK is the same game again, Back the menu, a long Back still undoes."""
+        does; OK is the same game again (entry.again), Back the menu, a long Back still
+        undoes."""
         self.save()
         self.app.keep_record(self.game.to_bytes(), getattr(self, "resumed_end", False))
         self.show()
-
-    def again(self):
-        """The same game again: the same difficulty, a new deal; two players say again who
-        starts (the rulebook's question, asked each game)."""
-        app = self.app
-        mode = self.game.params[0]
-
-        def go():  # over the menu (this screen gone) as the new-game list opens them
-            from . import entry
-
-            if mode == entry.MODE_DUEL:
-                app.push(entry.FirstPlayer(app))
-            else:
-                entry.start(app, entry.new(app, mode))
-
-        return lambda: app.home(go)
 
     def end_lines(self):
         head, why = self.result_lines()
