@@ -271,3 +271,41 @@ def test_the_same_game_kept_twice_is_stored_once_as_a_game(tmp_path):
     assert statuses == ["ok", "ok", "duplicate"]
     assert [g["record"] for g in db.games()] == [RECORDS[0], RECORDS[1]]
     assert b.store.records() == []  # all three acknowledged
+
+
+def test_names_and_crash_texts_a_terminal_would_act_on_are_shown_as_question_marks(
+        tmp_path, capsys):
+    # a device's bytes: ESC sequences and other control characters never reach the terminal
+    from lunchbox import cli
+
+    board = linkloop.Board()
+    board.finish(RECORDS[1], ("\x1b[2JEVE", "BO\x07\u202e"), unix=T0)
+    board.store.append_record(2, b"main|Error: \x1b]0;owned\x07 boom")
+    path = str(tmp_path / "g.db")
+    with dbmod.Database(path) as db:
+        do_pull(board, db)
+    for argv in (["history"], ["history", "--crashes"], ["stats"], ["export"],
+                 ["replay", "1"]):
+        assert cli.main(argv + ["--db", path]) == 0
+        out = capsys.readouterr().out
+        assert not any(not c.isprintable() and c not in "\n" for c in out), (argv, repr(out))
+    with dbmod.Database(path) as db:
+        (game,) = db.games()
+        assert game["players"] == ["?[2JEVE", "BO??"]
+        (crash,) = db.crashes()
+        assert crash["error"] == "main|Error: ?]0;owned? boom"
+        # the bytes as the board kept them are kept too
+        assert b"\x1b[2JEVE" in game["raw"]
+
+
+def test_a_message_quoting_a_device_is_printed_without_its_control_characters(
+        monkeypatch, capsys):
+    from lunchbox import cli, linkproto
+
+    def refused(args):
+        raise linkproto.parse_error(b"\x05bad \x1b[31mred\x1b[0m\nname")
+    monkeypatch.setattr(pull, "run", refused)
+    monkeypatch.setattr(cli, "COMMANDS", tuple(c for c in cli.COMMANDS if c[0] == "pull"))
+    assert cli.main(["pull"]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "bad ?[31mred?[0m\nname" in err

@@ -12,7 +12,7 @@ import sys
 
 from . import __version__
 from .argcheck import not_utf8, plug_closed_streams, utf8
-from .errors import LunchboxError, UsageError, shown
+from .errors import LunchboxError, UsageError, printable, shown
 
 # (name, module, one-line help). One line per command; the module does the rest.
 COMMANDS = (
@@ -106,10 +106,11 @@ def main(argv=None):
                           "free some space, or send the output elsewhere")
         print("lunchbox {}: {}\n  fix: {}".format(args.command, e, e.hint), file=sys.stderr)
         return e.exit_code
-    except LunchboxError as e:
-        print("lunchbox {}: {}".format(args.command, e), file=sys.stderr)
+    except LunchboxError as e:  # printable: a message may quote what a device sent
+        print("lunchbox {}: {}".format(args.command, printable(str(e), "\n\t")),
+              file=sys.stderr)
         if e.hint:
-            print("  fix: {}".format(e.hint), file=sys.stderr)
+            print("  fix: {}".format(printable(e.hint, "\n\t")), file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print("lunchbox {}: interrupted".format(args.command), file=sys.stderr)

@@ -15,7 +15,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .errors import LunchboxError, shown
+from .errors import LunchboxError, printable, shown
 
 DB_ENV = "LUNCHBOX_DB"
 SCHEMA_VERSION = 1
@@ -393,8 +393,14 @@ class Database:
 
 
 def decode(row):
+    """A record row as the commands read it: JSON columns decoded, the names and the crash
+    text printable (the bytes as pulled stay in ``raw``)."""
     d = dict(row)
     for k in JSON_COLUMNS:
         if d.get(k) is not None:
             d[k] = json.loads(d[k])
+    if d.get("players"):
+        d["players"] = [printable(str(n)) for n in d["players"]]
+    if d.get("error"):
+        d["error"] = printable(d["error"])
     return d

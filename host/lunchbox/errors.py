@@ -21,3 +21,10 @@ def shown(path):
     import os
 
     return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
+
+
+def printable(text, keep=""):
+    """``text`` with what a terminal would act on (escape sequences, other control and format
+    characters but those in ``keep``) as "?": a board types only letters, digits and "-", but
+    what comes over the link is a device's word, and the commands print it."""
+    return "".join(c if c.isprintable() or c in keep else "?" for c in text)

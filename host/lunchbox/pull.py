@@ -14,7 +14,7 @@ import time
 
 from . import db as dbmod
 from . import gamerec
-from .errors import LunchboxError, shown
+from .errors import LunchboxError, printable, shown
 from .link import LinkError, data_ports, open_link
 
 BATCH = 25
@@ -151,7 +151,7 @@ def run(args):
 
 def summary(device, res):
     lines = ["{} (board {}, firmware {}): {} new record{}, {} already stored, {} left on the "
-             "board".format(device, res.board.board_id, res.board.firmware, res.new,
+             "board".format(device, res.board.board_id, printable(res.board.firmware), res.new,
                             "" if res.new == 1 else "s", res.already, res.waiting)]
     if res.new_epoch:
         lines.append("  this board's memory started again since the last pull: its new games "
