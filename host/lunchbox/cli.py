@@ -87,7 +87,12 @@ def main(argv=None):
                        "give names and paths in UTF-8")
         print("{}: {}\n  fix: {}".format(where, e, e.hint), file=sys.stderr)
         return e.exit_code
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command they were given to, as its other mistakes are
+        command = getattr(args, "command", None)
+        prog = "lunchbox " + command if command else "lunchbox"
+        parser.exit(2, "{}: unrecognized arguments: {}\n  fix: {} --help\n".format(
+            prog, shown(" ".join(extra)), prog))
     if getattr(args, "_run", None) is None:
         parser.print_help()
         return 0
