@@ -74,6 +74,21 @@ def test_headless_screenshot_and_print(tmp_path, run_lunchbox, nvm):
     assert r.stdout.splitlines()[0] == "Lunchbox"
 
 
+def test_a_screenshot_never_writes_through_a_link(tmp_path, run_lunchbox, nvm):
+    """--screenshot onto a symlink is refused in one line; the file it points to is kept."""
+    mine = tmp_path / "mine.txt"
+    mine.write_text("keep me")
+    link = tmp_path / "shot.png"
+    link.symlink_to(mine)
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--keys", "wait:500",
+                     "--screenshot", str(link))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "link" in r.stderr and len(r.stderr.strip().splitlines()) <= 2, r.stderr
+    assert mine.read_text() == "keep me" and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != nvm.split("/")[-1]) == \
+        ["mine.txt", "shot.png"]  # no temporary left beside it
+
+
 def test_bad_arguments_exit_with_a_hint(tmp_path, run_lunchbox, nvm):
     r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--keys", "fly")
     assert r.returncode == 1

@@ -8,7 +8,6 @@ the board saw.
 
 import os
 import sys
-import tempfile
 
 from . import db as dbmod
 from . import outfile
@@ -96,20 +95,11 @@ class SimScreen:
         self.loader.open_game(app, self.game_id, game.to_bytes())
         app.refresh()
         if shot:
-            # the simulator saves into a folder of ours; the PNG then goes where it was asked
-            if self.scratch is None:
-                self.scratch = tempfile.TemporaryDirectory(prefix="lunchbox-replay-")
-            drawn = self.sim.screenshot(os.path.join(self.scratch.name, "shot.png"), 2)
-            with open(drawn, "rb") as f:
-                outfile.write(shot, f.read(), what="--shots")
+            self.sim.screenshot(shot, 2, what="--shots")
         return self.sim.texts()
-
-    scratch = None
 
     def close(self):
         self.sim.close()
-        if self.scratch is not None:
-            self.scratch.cleanup()
 
 
 def screen_lines(texts, width=96):

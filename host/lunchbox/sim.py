@@ -521,8 +521,14 @@ class Simulator:
 
     # looking at it
 
-    def screenshot(self, path, zoom=1):
+    def screenshot(self, path, zoom=1, what="--screenshot"):
+        """Save the screen as a PNG at ``path`` as outfile.py writes (never through a link,
+        never half): pygame draws it into a folder of ours first."""
+        import tempfile
+
         import pygame
+
+        from . import outfile
 
         self.driver.render()
         surface = self.driver.surface
@@ -532,11 +538,16 @@ class Simulator:
         parent = os.path.dirname(os.path.abspath(path))
         try:
             os.makedirs(parent, exist_ok=True)
-            pygame.image.save(surface, path)
+            with tempfile.TemporaryDirectory(prefix="lunchbox-shot-") as scratch:
+                drawn = os.path.join(scratch, "shot.png")
+                pygame.image.save(surface, drawn)
+                with open(drawn, "rb") as f:
+                    data = f.read()
         except (OSError, pygame.error) as e:
             raise LunchboxError("cannot save the screenshot {}: {}".format(
                 path, getattr(e, "strerror", None) or e),
                 "give a file path in a folder you can write") from None
+        outfile.write(path, data, what=what)
         self.shots.append(path)
         return path
 
