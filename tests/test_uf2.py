@@ -2,10 +2,11 @@
 with its own message."""
 
 import struct
+from pathlib import Path
 
 import pytest
 
-from lunchbox import uf2
+from lunchbox import flash, uf2
 from lunchbox.uf2 import UF2Error
 
 PAYLOAD = bytes(range(256)) * 300  # 75 KiB: just over the minimum sane size
@@ -124,3 +125,22 @@ def test_rp2350_absolute_block_sharing_one_numbering():
     # one block short of that shared numbering is still refused
     with pytest.raises(UF2Error, match="missing"):
         uf2.validate(data + main[:-512], chip="RP2350")
+
+
+REAL = Path(__file__).resolve().parent / "cp"
+
+
+@pytest.mark.parametrize("version", ["9.2.2", "10.0.0"])
+def test_adafruits_own_pico_images_pass(version):
+    """The real release images of both majors the docs name (tests/cp/README.md: where they
+    come from, their sha256): a whole RP2040 image, and the version and board read from it."""
+    data = (REAL / "adafruit-circuitpython-raspberry_pi_pico-en_US-{}.uf2".format(version)
+            ).read_bytes()
+    info = uf2.validate(data, chip="RP2040")
+    assert info.chip == "RP2040" and info.low == uf2.FLASH_BASE
+    fw = uf2.identify(data)
+    assert (fw.kind, fw.version_text, fw.board, fw.chip) == (
+        "CircuitPython", version, "Raspberry Pi Pico", "rp2040")
+    flash.check_firmware(fw, board="raspberry_pi_pico")  # flash takes it for a Pico
+    with pytest.raises(UF2Error, match="but the board is"):
+        flash.check_firmware(fw, board="raspberry_pi_pico2")
