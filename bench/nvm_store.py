@@ -19,6 +19,7 @@ for sub in ("", "firmware", os.path.join("tests", "portable"), "tests"):
 from _flash import FlashNVM  # noqa: E402
 
 from companion.core.store import KIND_FINISHED, KIND_GAME, Store  # noqa: E402
+from companion.main import GAME_ROOM  # noqa: E402
 from shared_rules import games  # noqa: E402
 
 ERASE_CYCLES = 100_000  # typical endurance of the RP2040's QSPI flash (W25Q16JV)
@@ -98,7 +99,7 @@ class WholeSaves(Store):
 def space_lunch_game(s, mode, rng):
     """One Space Lunch game as the app saves it: a save after every move that does not end
     the game (an undo now and then), then the finished game's record and the save cleared.
-    Returns (saves, bytes appended by them, compactions, final payload length)."""
+    Returns (saves, bytes appended by the saves, compactions)."""
     g = games.new("space_lunch", mode)
     saves = appended = 0
     c0 = s.stats()["compactions"]
@@ -115,42 +116,56 @@ def space_lunch_game(s, mode, rng):
             saves += 1
             if s.stats()["compactions"] == c:
                 appended += s.stats()["used"] - used
-    record = g.to_bytes()
-    s.append_record(KIND_GAME, b"\x01" * 14 + record)  # the envelope: date, names
+    s.append_record(KIND_GAME, b"\x01" * 14 + g.to_bytes())  # the envelope: date, names
     s.clear_game()
-    return saves, appended, s.stats()["compactions"] - c0, len(record)
+    return saves, appended, s.stats()["compactions"] - c0
 
 
-def space_lunch_figures(games_played=40):
+def space_lunch_figures(games_played=100):
     print()
-    print("Space Lunch, {} random games each (a save per move, an undo in 30 moves), the"
+    print("Space Lunch, {} random games of each kind (a save per move, an undo in 30 moves),"
           .format(games_played))
-    print("host pulling after every game; bytes appended by a game's saves (a game's end")
-    print("record and clear add about {} more):".format(12 + 1 + 14 + 100 + 12))
-    header = "{:<16} {:<14} {:>6} {:>9} {:>9} {:>9} {:>12}".format(
-        "game", "saves", "saves", "B/game", "B/game", "B/save", "compactions")
+    print("saved whole (as before diff records) and as diffs:")
+    header = "{:<13} {:<7} {:>11} {:>8} {:>10} {:>7} {:>16} {:>10}".format(
+        "game", "saves", "saves/game", "B/game", "B/game max", "B/save", "compactions/game",
+        "with room")
     print(header)
-    print("{:<16} {:<14} {:>6} {:>9} {:>9} {:>9} {:>12}".format(
-        "", "", "/game", "mean", "max", "mean", "/game"))
     print("-" * len(header))
     for label, mode in (("solo (Hard)", 2), ("two players", 4)):
-        for how, cls in (("whole game", WholeSaves), ("diff", Store)):
+        for how, cls in (("whole", WholeSaves), ("diff", Store)):
+            # bytes: each game on a sector too big to fill (no compaction hides a save)
             rng = random.Random(7)
-            s = cls(FlashNVM())
-            s.save_settings(b"names=Ann,Bob,Cy,Di;bright=3;leds=1")
-            total_saves = total = worst = cmps = 0
+            saves = total = worst = 0
             for _ in range(games_played):
-                n, appended, c, _size = space_lunch_game(s, mode, rng)
-                total_saves += n
+                s = cls(FlashNVM(0xFFFF))
+                n, appended, _c = space_lunch_game(s, mode, rng)
+                saves += n
                 total += appended
                 worst = max(worst, appended)
-                cmps += c
-                if s.records():
+            # compactions: the games one after another on a 4 KB sector, the host pulling
+            # after each, no room made at the games' starts
+            cmps = []
+            for room in (0, GAME_ROOM):
+                rng = random.Random(7)
+                s = cls(FlashNVM())
+                s.save_settings(b"names=Ann,Bob,Cy,Di;bright=3;leds=1")
+                mid = 0
+                for _ in range(games_played):
+                    if room:
+                        s.make_room(room)
+                    mid += space_lunch_game(s, mode, rng)[2]
                     s.ack_records(s.records()[-1][0])
-            print("{:<16} {:<14} {:>6.0f} {:>9.0f} {:>9} {:>9.1f} {:>12.2f}".format(
-                label, how, total_saves / games_played, total / games_played, worst,
-                total / max(1, total_saves), cmps / games_played))
-    print("(B/game counts appends only; a compaction programs the whole 4096-byte sector)")
+                cmps.append("{:.2f}".format(s.stats()["compactions"] / games_played))
+                if room:
+                    cmps[-1] += " ({:.2f})".format(mid / games_played)
+            print("{:<13} {:<7} {:>11.0f} {:>8.0f} {:>10} {:>7.1f} {:>16} {:>10}".format(
+                label, how, saves / games_played, total / games_played, worst,
+                total / max(1, saves), cmps[0], cmps[1]))
+    print("B/game: bytes the saves of a game append (its end adds the finished-game record,")
+    print("~130 bytes, and 12 for the cleared save); a compaction programs all 4096 bytes.")
+    print("compactions/game: on a 4 KB sector, the host pulling after every game; with room:")
+    print("make_room({}) at each game's start (main.GAME_ROOM), (those mid-game)".format(
+        GAME_ROOM))
 
 
 # The WebAssembly port's gc.collect() frees nothing while a script runs (checked: a dropped
