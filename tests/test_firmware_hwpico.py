@@ -295,3 +295,91 @@ def test_no_data_channel_until_boot_py_has_run(monkeypatch):
     from companion import hwpico
 
     assert hwpico.build().link is None
+
+
+def _warm(monkeypatch, text, target=b"aqua_brunch"):
+    """The stand-ins as a VM started by relaunch() finds them: the marker in sleep memory,
+    a supervisor reload as the run reason; and busdisplay.BusDisplay."""
+    fake_modules(monkeypatch, text)
+    alarm = types.ModuleType("alarm")
+    alarm.sleep_memory = bytearray(b"LB" + bytes((len(target),)) + target + b"\0" * 20)
+    monkeypatch.setitem(sys.modules, "alarm", alarm)
+    sup = sys.modules["supervisor"]
+    sup.RunReason = types.SimpleNamespace(SUPERVISOR_RELOAD="reload", STARTUP="startup")
+    sup.runtime = types.SimpleNamespace(run_reason="reload")
+
+    class BusDisplay(FakeDriver):
+        def __init__(self, bus, init_sequence, **kw):
+            super().__init__(bus, **kw)
+            self.init_sequence = init_sequence
+
+    bd = types.ModuleType("busdisplay")
+    bd.BusDisplay = BusDisplay
+    monkeypatch.setitem(sys.modules, "busdisplay", bd)
+    return alarm, sup
+
+
+def _commands(seq):
+    """BusDisplay's reading of an init sequence: [(command, args, delay ms)]; a command
+    without the delay bit is followed by 10 ms."""
+    out = []
+    i = 0
+    while i < len(seq):
+        n = seq[i + 1] & 0x7F
+        delay = 10
+        if seq[i + 1] & 0x80:
+            delay = seq[i + 2 + n]
+            delay = 500 if delay == 255 else delay
+            n += 1
+        out.append((seq[i], bytes(seq[i + 2:i + 2 + (seq[i + 1] & 0x7F)]), delay))
+        i += 2 + n
+    return out
+
+
+def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
+    """In a VM started by relaunch() the ST7789 was set up by the VM before (a release sends
+    the panel nothing): BusDisplay gets a short sequence that leaves the panel in the modes
+    adafruit_st7789 leaves it in, without its 1.2 s of delays; the same window and pins."""
+    _warm(monkeypatch, DISPLAY_PACK)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    d = calls["driver"]
+    assert hw.launched == "aqua_brunch"
+    assert type(d).__name__ == "BusDisplay"
+    assert (d.kw["rowstart"], d.kw["colstart"], d.kw["rotation"]) == (40, 53, 270)
+    assert d.kw["backlight_pin"].name == "GP20" and d.kw["auto_refresh"] is False
+    assert d.auto_refresh is False and d.root_group is hw.display.root
+    short = _commands(d.init_sequence)
+    assert sum(ms for _c, _a, ms in short) <= 5
+    assert 0x01 not in [c for c, _a, _ms in short]  # no SWRESET: the panel keeps its RAM
+
+    # the real library (as lunchbox sync ships it), over the stand-in BusDisplay
+    monkeypatch.delitem(sys.modules, "adafruit_st7789")
+    import adafruit_st7789
+
+    monkeypatch.delitem(sys.modules, "adafruit_st7789")  # not left for other tests
+    full = _commands(adafruit_st7789.ST7789(None, width=240, height=135).init_sequence)
+    assert sum(ms for _c, _a, ms in full) >= 1000
+
+    def modes(cmds):  # the last arguments each mode command left
+        return {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
+
+    assert modes(short) == modes(full)
+
+
+def test_the_full_st7789_sequence_after_a_power_on_or_with_a_reset_line(monkeypatch):
+    """A power-on or a reset (no marker, or another run reason) sets the panel up from the
+    start; so does a relaunched VM whose profile wires the panel's RST (FourWire pulses it)."""
+    alarm, sup = _warm(monkeypatch, DISPLAY_PACK)
+    sup.runtime.run_reason = "startup"
+    from companion import hwpico
+
+    assert hwpico.build().launched is None
+    assert type(calls["driver"]).__name__ == "FakeDriver"  # adafruit_st7789.ST7789
+    key = 'LUNCHBOX_DISPLAY_PINS = "'
+    _warm(monkeypatch, DISPLAY_PACK.replace(key, key + "reset=GP21 "))
+    from companion import hwpico  # again: fake_modules unloaded it
+
+    assert hwpico.build().launched == "aqua_brunch"
+    assert type(calls["driver"]).__name__ == "FakeDriver"

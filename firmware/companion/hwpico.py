@@ -102,18 +102,34 @@ class Watchdog:
 _buses = []
 
 
-def _display(cfg):
+def _display(cfg, warm=False):
+    """``warm``: this VM was started by relaunch(), so the panel was set up by the VM before
+    and has stayed powered."""
     displayio.release_displays()
     pins = cfg["display_pins"]
     # the panel's RST line, when the profile wires one: the bus pulses it before the init
     reset = _pin(pins["reset"]) if "reset" in pins else None
-    make = _st7789 if cfg["display"] == "st7789" else _ssd1306
-    return displays.make(cfg["display"], make(cfg, pins, reset), cfg["width"], cfg["height"])
+    if cfg["display"] == "st7789":
+        driver = _st7789(cfg, pins, reset, warm and reset is None)
+    else:
+        driver = _ssd1306(cfg, pins, reset)
+    return displays.make(cfg["display"], driver, cfg["width"], cfg["height"])
 
 
-def _st7789(cfg, pins, reset):
+# An ST7789 already awake and set up, re-told its modes, each with no delay (command, 0x80 |
+# argument count, arguments, delay ms; BusDisplay waits 10 ms after a command without one):
+# SLPOUT (5 ms, in case), COLMOD 16-bit, MADCTL as adafruit_st7789 leaves it (BGR), INVON,
+# NORON, DISPON. adafruit_st7789's full sequence waits 1.2 s (SWRESET 150 ms, SLPOUT and DISPON
+# 500 ms each, 10 ms after the others): most of a game's opening in its fresh VM.
+_ST7789_AWAKE = (b"\x11\x80\x05" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
+                 b"\x13\x80\x00" b"\x29\x80\x00")
+
+
+def _st7789(cfg, pins, reset, awake):
+    """``awake``: the panel was set up by the VM before this one (released, not reset: a
+    release sends the panel nothing, and no RST line is wired), so only its modes are said
+    again, not the whole power-on sequence."""
     import busio
-    from adafruit_st7789 import ST7789
     from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
 
     spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
@@ -121,8 +137,15 @@ def _st7789(cfg, pins, reset):
     bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
     backlight = _pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
-    return ST7789(bus, width=cfg["width"], height=cfg["height"], rotation=cfg["rotation"],
-                  rowstart=40, colstart=53, backlight_pin=backlight, auto_refresh=False)
+    kw = {"width": cfg["width"], "height": cfg["height"], "rotation": cfg["rotation"],
+          "rowstart": 40, "colstart": 53, "backlight_pin": backlight, "auto_refresh": False}
+    if awake:
+        from busdisplay import BusDisplay  # what adafruit_st7789.ST7789 is, but its sequence
+
+        return BusDisplay(bus, _ST7789_AWAKE, **kw)
+    from adafruit_st7789 import ST7789
+
+    return ST7789(bus, **kw)
 
 
 def _ssd1306(cfg, pins, reset):
@@ -201,7 +224,9 @@ def relaunch(target):
 
     data = target.encode()
     alarm.sleep_memory[0:3 + len(data)] = _MARK + bytes((len(data),)) + data
-    # a display left configured would live on into the next VM and take heap from it
+    # a display left configured lives on into the next VM (CircuitPython 9.2.2 keeps it, its
+    # bus and pins, but gives Python no way back to it), and the Pico allows one display
+    # bus: the next VM could build none. Released, the panel keeps its setup (_st7789).
     displayio.release_displays()
     for bus in _buses:
         bus.deinit()
@@ -225,6 +250,7 @@ def build(getenv=None):
         pixels = neopixel.NeoPixel(_pin(cfg["neopixel"]), cfg["neopixel_count"],
                                    brightness=0.2, auto_write=False)
     _status_led_off(cfg)
+    launched = _launched()
     link = None
     try:
         import usb_cdc
@@ -233,7 +259,7 @@ def build(getenv=None):
     except ImportError:
         pass
     hw = Hardware(
-        display=_display(cfg),
+        display=_display(cfg, launched is not None),
         buttons=KeypadButtons(cfg["buttons"]),
         clock=supervisor.ticks_ms,
         nvm=microcontroller.nvm,
@@ -249,5 +275,5 @@ def build(getenv=None):
     hw.trace = trace
     hw.held = held
     hw.relaunch = relaunch
-    hw.launched = _launched()
+    hw.launched = launched
     return hw
