@@ -24,8 +24,6 @@ from lets_do_lunch_presses import (  # after the SDL settings
     setup,
 )
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
-
 try:  # until the GameScreen base is in and the menu opens the game
     import companion.game  # noqa: F401
     from companion.loader import game_info
@@ -34,11 +32,6 @@ try:  # until the GameScreen base is in and the menu opens the game
         raise ImportError("not in the menu yet")
 except ImportError as e:
     pytest.skip("Let's Do Lunch screens not wired yet: {}".format(e), allow_module_level=True)
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 def shown(box):
@@ -165,22 +158,25 @@ def test_a_turn_lights_the_column_and_the_cursor_stays_on_free_rows(profile):
         box.close()
 
 
+def to_computers_placement(box):
+    """OK pressed until the computer's placement is held for the table to see; the screen."""
+    from companion.games.lets_do_lunch.panel import HOLD
+
+    for _ in range(60):
+        box.settle()
+        s = box.top
+        if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
+            return s
+        box.press(OK)
+    raise AssertionError("the computer never placed")
+
+
 def test_computer_shows_its_move_and_waits_for_ok(profile):
     from companion.games.lets_do_lunch.panel import HOLD
 
     box = start(profile, computer=1, seed=8)
     try:
-        for _ in range(60):
-            box.settle()
-            s = box.top
-            if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
-                break
-            if s.mode == 3:
-                box.press(OK)
-            else:
-                box.press(OK)
-        else:
-            raise AssertionError("the computer never placed")
+        s = to_computers_placement(box)
         acts = s.game.actions()
         placed = [a for a in acts if 31 <= a <= 97][-1]
         t = shown(box)
@@ -269,16 +265,11 @@ def test_undo_of_a_typed_roll_and_of_a_placement(profile, tmp_path):
 
 
 def test_undo_skips_the_computers_own_steps(profile):
-    from companion.games.lets_do_lunch.panel import HOLD, PLACING
+    from companion.games.lets_do_lunch.panel import PLACING
 
     box = start(profile, computer=1, seed=8)
     try:
-        for _ in range(60):
-            box.settle()
-            s = box.top
-            if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
-                break
-            box.press(OK)
+        to_computers_placement(box)
         box.press(OK)  # the OK after the computer's move also rolls for the human
         box.settle()
         roll_to_placing(box)
