@@ -23,7 +23,7 @@ class Pin:
 
 
 class FakeDriver:
-    """What adafruit_st7789.ST7789 / adafruit_displayio_ssd1306.SSD1306 look like to the app."""
+    """What busdisplay.BusDisplay / adafruit_displayio_ssd1306.SSD1306 look like to the app."""
 
     def __init__(self, bus, **kw):
         self.bus = bus
@@ -36,6 +36,14 @@ class FakeDriver:
 
     def refresh(self):
         self.refreshes += 1
+
+
+class FakeBusDisplay(FakeDriver):
+    """busdisplay.BusDisplay, which the ST7789 is built as, with its init sequence."""
+
+    def __init__(self, bus, init_sequence, **kw):
+        super().__init__(bus, **kw)
+        self.init_sequence = init_sequence
 
 
 class FakeEvent:
@@ -108,8 +116,8 @@ def fake_modules(monkeypatch, settings_text):
     i2cbus = types.ModuleType("i2cdisplaybus")
     i2cbus.I2CDisplayBus = lambda i2c, *, device_address, reset=None: (
         "I2C bus", i2c, device_address) + ((("reset", reset),) if reset else ())
-    st = types.ModuleType("adafruit_st7789")
-    st.ST7789 = FakeDriver
+    bd = types.ModuleType("busdisplay")
+    bd.BusDisplay = FakeBusDisplay
     ssd = types.ModuleType("adafruit_displayio_ssd1306")
     ssd.SSD1306 = FakeDriver
     neo = types.ModuleType("neopixel")
@@ -132,7 +140,7 @@ def fake_modules(monkeypatch, settings_text):
     wdmod.WatchDogMode = types.SimpleNamespace(RESET="RESET")
     for name, mod in (("board", board), ("keypad", keypad), ("microcontroller", micro),
                       ("supervisor", supervisor), ("busio", busio), ("fourwire", fourwire),
-                      ("i2cdisplaybus", i2cbus), ("adafruit_st7789", st),
+                      ("i2cdisplaybus", i2cbus), ("busdisplay", bd),
                       ("adafruit_displayio_ssd1306", ssd), ("neopixel", neo),
                       ("digitalio", dio), ("usb_cdc", usb), ("watchdog", wdmod)):
         monkeypatch.setitem(sys.modules, name, mod)
@@ -297,9 +305,10 @@ def test_no_data_channel_until_boot_py_has_run(monkeypatch):
     assert hwpico.build().link is None
 
 
+
 def _warm(monkeypatch, text, target=b"aqua_brunch"):
     """The stand-ins as a VM started by relaunch() finds them: the marker in sleep memory,
-    a supervisor reload as the run reason; and busdisplay.BusDisplay."""
+    a supervisor reload as the run reason."""
     fake_modules(monkeypatch, text)
     alarm = types.ModuleType("alarm")
     alarm.sleep_memory = bytearray(b"LB" + bytes((len(target),)) + target + b"\0" * 20)
@@ -307,16 +316,7 @@ def _warm(monkeypatch, text, target=b"aqua_brunch"):
     sup = sys.modules["supervisor"]
     sup.RunReason = types.SimpleNamespace(SUPERVISOR_RELOAD="reload", STARTUP="startup")
     sup.runtime = types.SimpleNamespace(run_reason="reload")
-
-    class BusDisplay(FakeDriver):
-        def __init__(self, bus, init_sequence, **kw):
-            super().__init__(bus, **kw)
-            self.init_sequence = init_sequence
-
-    bd = types.ModuleType("busdisplay")
-    bd.BusDisplay = BusDisplay
-    monkeypatch.setitem(sys.modules, "busdisplay", bd)
-    return alarm, sup
+    return sup
 
 
 def _commands(seq):
@@ -330,56 +330,66 @@ def _commands(seq):
         if seq[i + 1] & 0x80:
             delay = seq[i + 2 + n]
             delay = 500 if delay == 255 else delay
-            n += 1
-        out.append((seq[i], bytes(seq[i + 2:i + 2 + (seq[i + 1] & 0x7F)]), delay))
-        i += 2 + n
+        out.append((seq[i], bytes(seq[i + 2:i + 2 + n]), delay))
+        i += 2 + n + (1 if seq[i + 1] & 0x80 else 0)
     return out
+
+
+def _library_sequence(monkeypatch):
+    """The sequence adafruit_st7789.ST7789 (as lunchbox sync ships it, its defaults) gives
+    BusDisplay."""
+    monkeypatch.setitem(sys.modules, "busdisplay", types.SimpleNamespace(
+        BusDisplay=FakeBusDisplay))
+    monkeypatch.delitem(sys.modules, "adafruit_st7789", raising=False)
+    import adafruit_st7789
+
+    monkeypatch.delitem(sys.modules, "adafruit_st7789")  # not left for other tests
+    return adafruit_st7789.ST7789(None, width=240, height=135).init_sequence
+
+
+def _modes(cmds):
+    """What each mode command was last told."""
+    return {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
+
+
+def test_after_a_power_on_the_st7789_gets_the_library_sequence(monkeypatch):
+    """A power-on or a reset (no marker, or another run reason) sets the panel up as
+    adafruit_st7789 does, byte for byte, delays included."""
+    sup = _warm(monkeypatch, DISPLAY_PACK)
+    sup.runtime.run_reason = "startup"
+    from companion import hwpico
+
+    assert hwpico.build().launched is None
+    assert calls["driver"].init_sequence == _library_sequence(monkeypatch)
 
 
 def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
     """In a VM started by relaunch() the ST7789 was set up by the VM before (a release sends
     the panel nothing): BusDisplay gets a short sequence that leaves the panel in the modes
-    adafruit_st7789 leaves it in, without its 1.2 s of delays; the same window and pins."""
+    the library's leaves it in, without its 1.2 s of delays; the same window and pins."""
     _warm(monkeypatch, DISPLAY_PACK)
     from companion import hwpico
 
     hw = hwpico.build()
     d = calls["driver"]
     assert hw.launched == "aqua_brunch"
-    assert type(d).__name__ == "BusDisplay"
     assert (d.kw["rowstart"], d.kw["colstart"], d.kw["rotation"]) == (40, 53, 270)
     assert d.kw["backlight_pin"].name == "GP20" and d.kw["auto_refresh"] is False
     assert d.auto_refresh is False and d.root_group is hw.display.root
     short = _commands(d.init_sequence)
     assert sum(ms for _c, _a, ms in short) <= 5
     assert 0x01 not in [c for c, _a, _ms in short]  # no SWRESET: the panel keeps its RAM
-
-    # the real library (as lunchbox sync ships it), over the stand-in BusDisplay
-    monkeypatch.delitem(sys.modules, "adafruit_st7789")
-    import adafruit_st7789
-
-    monkeypatch.delitem(sys.modules, "adafruit_st7789")  # not left for other tests
-    full = _commands(adafruit_st7789.ST7789(None, width=240, height=135).init_sequence)
+    full = _commands(_library_sequence(monkeypatch))
     assert sum(ms for _c, _a, ms in full) >= 1000
-
-    def modes(cmds):  # the last arguments each mode command left
-        return {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
-
-    assert modes(short) == modes(full)
+    assert _modes(short) == _modes(full)
 
 
-def test_the_full_st7789_sequence_after_a_power_on_or_with_a_reset_line(monkeypatch):
-    """A power-on or a reset (no marker, or another run reason) sets the panel up from the
-    start; so does a relaunched VM whose profile wires the panel's RST (FourWire pulses it)."""
-    alarm, sup = _warm(monkeypatch, DISPLAY_PACK)
-    sup.runtime.run_reason = "startup"
-    from companion import hwpico
-
-    assert hwpico.build().launched is None
-    assert type(calls["driver"]).__name__ == "FakeDriver"  # adafruit_st7789.ST7789
+def test_a_wired_reset_line_gets_the_full_sequence_after_a_relaunch(monkeypatch):
+    """FourWire pulses a wired RST when the bus is made: the panel is reset, so it is set up
+    from the start even in a relaunched VM."""
     key = 'LUNCHBOX_DISPLAY_PINS = "'
     _warm(monkeypatch, DISPLAY_PACK.replace(key, key + "reset=GP21 "))
-    from companion import hwpico  # again: fake_modules unloaded it
+    from companion import hwpico
 
     assert hwpico.build().launched == "aqua_brunch"
-    assert type(calls["driver"]).__name__ == "FakeDriver"
+    assert calls["driver"].init_sequence == _library_sequence(monkeypatch)

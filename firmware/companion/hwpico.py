@@ -116,20 +116,25 @@ def _display(cfg, warm=False):
     return displays.make(cfg["display"], driver, cfg["width"], cfg["height"])
 
 
-# An ST7789 already awake and set up, re-told its modes, each with no delay (command, 0x80 |
-# argument count, arguments, delay ms; BusDisplay waits 10 ms after a command without one):
-# SLPOUT (5 ms, in case), COLMOD 16-bit, MADCTL as adafruit_st7789 leaves it (BGR), INVON,
-# NORON, DISPON. adafruit_st7789's full sequence waits 1.2 s (SWRESET 150 ms, SLPOUT and DISPON
-# 500 ms each, 10 ms after the others): most of a game's opening in its fresh VM.
+# ST7789 init sequences for busdisplay.BusDisplay: command, argument count (| 0x80: a delay
+# follows the arguments), arguments, delay in ms (255: 500 ms); a command without a delay is
+# followed by 10 ms. After power-on or a reset: adafruit_st7789's own sequence (bgr, invert),
+# byte for byte, with its 1.2 s of delays (SWRESET 150 ms, SLPOUT and DISPON 500 ms each).
+_ST7789_POWER_ON = (b"\x01\x80\x96" b"\x11\x80\xff" b"\x3a\x81\x55\x0a" b"\x36\x01\x08"
+                    b"\x13\x80\x0a" b"\x29\x80\xff" b"\x36\x01\xc0" b"\x21\x00")
+# A panel already set up is only told the same modes again, without delays (SLPOUT 5 ms, in
+# case): those delays were most of a game's opening in its fresh VM.
 _ST7789_AWAKE = (b"\x11\x80\x05" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
                  b"\x13\x80\x00" b"\x29\x80\x00")
 
 
 def _st7789(cfg, pins, reset, awake):
     """``awake``: the panel was set up by the VM before this one (released, not reset: a
-    release sends the panel nothing, and no RST line is wired), so only its modes are said
-    again, not the whole power-on sequence."""
+    release sends the panel nothing, and no RST line is wired). BusDisplay with the sequence
+    itself, not adafruit_st7789.ST7789 (which adds only its sequence), so the menu's VM holds
+    the same heap after a power-on as after a game (the library's code was ~700 B of it)."""
     import busio
+    from busdisplay import BusDisplay
     from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
 
     spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
@@ -137,15 +142,9 @@ def _st7789(cfg, pins, reset, awake):
     bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
     backlight = _pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
-    kw = {"width": cfg["width"], "height": cfg["height"], "rotation": cfg["rotation"],
-          "rowstart": 40, "colstart": 53, "backlight_pin": backlight, "auto_refresh": False}
-    if awake:
-        from busdisplay import BusDisplay  # what adafruit_st7789.ST7789 is, but its sequence
-
-        return BusDisplay(bus, _ST7789_AWAKE, **kw)
-    from adafruit_st7789 import ST7789
-
-    return ST7789(bus, **kw)
+    return BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_POWER_ON, width=cfg["width"],
+                      height=cfg["height"], rotation=cfg["rotation"], rowstart=40, colstart=53,
+                      backlight_pin=backlight, auto_refresh=False)
 
 
 def _ssd1306(cfg, pins, reset):
