@@ -15,7 +15,6 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 from lunchbox.sim import Simulator, setup_environment  # after the SDL settings
 from shared_rules._compat import Rng
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_PICK = "wait:3000 next*5 ok "  # the main menu's row 5: "First player"
 NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI", "GWENDOLY"]
 # chi-square critical values at p = 0.001 for 1..5 degrees of freedom
@@ -27,11 +26,6 @@ def fp():
     one)."""
     setup_environment("headless")
     return importlib.import_module("companion.first_pick")
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from lunchbox.sim import Simulator, setup_environment  # after the SDL settings
 from shared_rules._compat import Rng
 from shared_rules.space_battle.race import TARGET, BattleRace
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 TO_BATTLE = "wait:3000 next*3 ok "  # main menu row 3: the Space Battle list
 WHO = TO_BATTLE + "prev ok "  # its last row, "Who starts?": then the player count
 NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI", "GWENDOLY"]
@@ -41,11 +40,6 @@ class StartedRace(BattleRace):
         first = self.params[1]
         return self.turn == first and not self.mid and self.turns[first] > 0 and \
             max(self.points) >= TARGET
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 @pytest.fixture

@@ -7,24 +7,16 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator  # after the SDL settings
 from lunchbox.sim_inspect import walk
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 SETTINGS = "prev ok "  # Settings is the main menu's last row
 DIM_ROW, OFF_ROW = 5, 6  # Settings rows: ... Lunch cards, Dim screen, Screen off, About
 AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 LOW_MSG = "Battery low: charge it soon"
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 def run(profile, script, nvm=None, battery=None):

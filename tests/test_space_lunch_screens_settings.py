@@ -22,16 +22,10 @@ from space_lunch_presses import plan  # noqa: E402
 from lunchbox.sim import Simulator  # noqa: E402
 from shared_rules import games  # noqa: E402
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 SETTINGS = "prev ok"  # Settings is the main menu's last row
 HINTS = 3  # Settings rows: Brightness, LEDs, Player names, Hints, Lunch cards, Dim screen,
 # Screen off, Clock, Clock bonus, About
 NAMES = ["ANNA", "BO", "P3", "P4", "P5", "P6", "P7"]
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 @pytest.fixture(autouse=True)

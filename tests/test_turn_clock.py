@@ -14,15 +14,9 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 AQUA_SCORE = "wait:3000 next next ok ok ok "  # Aqua Brunch, Scoreboard, 4 players (its start)
 DUEL = "wait:3000 ok next*4 ok ok "  # Space Lunch, Two players, P1 starts
 OPENING = "ok*9 "  # the dealt opening
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 @pytest.fixture(autouse=True)

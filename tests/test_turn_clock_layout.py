@@ -16,7 +16,6 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 from lunchbox.sim import Simulator
 from lunchbox.sim_inspect import walk
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 LONG_NAMES = ["MARGARET", "BARTHOLO", "CHRISTIN", "DOMINIKA", "EMMANUEL", "FREDERIK",
               "GUINEVER"]  # 8 letters: the most a name has
 # (game, the presses that open it at power-on, the words its random play draws from)
@@ -89,7 +88,6 @@ def self_top(sim):
 
 
 @pytest.mark.parametrize("names", ("P1..P7", "8 letters"))
-@pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("game,start,words", GAMES, ids=[g[0] for g in GAMES])
 def test_the_clock_covers_nothing_and_cuts_nothing(game, start, words, profile, names,
                                                      tmp_path):
