@@ -34,11 +34,21 @@ def rng(app):
 
 
 def release():
-    """Drop the pick's modules once no pick is on screen (on the device: loader.forget)."""
-    from .loader import forget
+    """Drop the pick's modules once no pick is on screen (on the device: loader.forget). A
+    game's VM has let the loader go (main.py): then they go here as it would drop them,
+    rather than the loader being loaded again for it just before the game's screen."""
+    import sys
 
-    forget("companion.first_player")
-    forget(__name__)
+    loader = sys.modules.get("companion.loader")
+    for name in ("companion.first_player", __name__):
+        if loader is not None:
+            loader.forget(name)
+        elif name in sys.modules:
+            del sys.modules[name]
+            try:  # the package keeps it as an attribute too
+                delattr(sys.modules["companion"], name[10:])
+            except (AttributeError, KeyError):
+                pass
 
 
 class Spin:
@@ -83,14 +93,13 @@ class TablePick:
     "first"; Space Lunch's two-player "Who starts?"): "Pick at random" and the players'
     names (the table may name the one its rulebook says); a random pick spins over the
     names, then OK on any of them starts. ``begin(seat)`` starts the game with that player
-    (this module is let go first); Back steps back to the choice, then runs ``back()``
-    (None: the scoreboard's player count, mode "players"). The screen gives ``show()`` (it
-    asks ``view`` again), ``menu`` and ``changed()``."""
+    (this module is let go first); Back steps back to the choice, then to the player count
+    (mode "players"). The screen gives ``show()`` (it asks ``view`` again), ``menu`` and
+    ``changed()``."""
 
-    def __init__(self, screen, begin, back=None):
+    def __init__(self, screen, begin):
         self.screen = screen
         self.begin = begin
-        self.back = back
         self.spin = None
         self.n = 0
 
@@ -140,8 +149,6 @@ class TablePick:
             if self.spin is not None:
                 self.stop()
                 self._again()
-            elif self.back is not None:
-                self.back()
             else:
                 self.screen.set_mode("players")
             return True

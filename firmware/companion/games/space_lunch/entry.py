@@ -24,6 +24,7 @@ from .view import seed_of, seed_params  # noqa: F401 (the deal seed; kept here f
 
 GAME_ID = "space_lunch"
 MODE_DUEL = 4
+WHO = "companion.games.space_lunch.who"
 DEAL_SEED = [None]  # tests set the seed of the next dealt game; the device uses os.urandom
 
 
@@ -50,7 +51,14 @@ def again(app, game):
     if game.solo():
         start(app, new(app, game.params[0]))
     else:
-        app.push(FirstPlayer(app))
+        who_starts(app)
+
+
+def who_starts(app):
+    """Two players: "Who starts?" (who.py, loaded only while that list is open)."""
+    from .who import FirstPlayer
+
+    app.push(FirstPlayer(app, lambda seat: start(app, new(app, MODE_DUEL, seat))))
 
 
 def start(app, game):
@@ -63,10 +71,11 @@ def start(app, game):
         app.push(screen_for(app, game))
         _let_go()
 
+    _let_go(WHO)  # the Who starts? list's module goes with it (held by nothing then)
     app.home(lambda: app.later(build))
 
 
-def _let_go():
+def _let_go(name=__name__):
     """The game's screen is up: this module (the lists before it) is not needed again until
     a new game, which imports it again (loader.open_game), so on the device it leaves the heap
     to the game. The function running now keeps it until it returns."""
@@ -74,9 +83,9 @@ def _let_go():
 
     if sys.implementation.name == "cpython":
         return  # a PC has the room, and tests set DEAL_SEED here
-    sys.modules.pop(__name__, None)
+    sys.modules.pop(name, None)
     try:  # the package keeps it as an attribute too
-        delattr(sys.modules["companion.games.space_lunch"], "entry")
+        delattr(sys.modules["companion.games.space_lunch"], name[name.rfind(".") + 1:])
     except (AttributeError, KeyError):
         pass
 
@@ -134,54 +143,4 @@ class SetupScreen(ListScreen):
         if index < 4:
             start(app, new(app, index))
             return
-        app.push(FirstPlayer(app))
-
-
-class FirstPlayer(ListScreen):
-    """Two players: who starts (the one who ate at a restaurant most recently), named, or
-    picked at random: the race's own pick (first_pick.TablePick), loaded only while this
-    list is open."""
-
-    title = "Who starts?"
-
-    def __init__(self, app):
-        from companion.first_pick import TablePick
-
-        self.pick = TablePick(self, self._begin, app.pop)
-        self.rows = []
-        # on the first player, as before the random row came: naming one is one press
-        super().__init__(app, selected=1)
-
-    def items(self):
-        self.title, _status, self.rows, _start = self.pick.view(self.app.settings.names[:2])
-        return [r[0] for r in self.rows]
-
-    def marks(self):
-        return [r[1] for r in self.rows]
-
-    def show(self):
-        self.refresh_items()  # the pick's rows changed (its spin started or stopped)
-
-    def activate(self, index):
-        what = self.rows[index][2]
-        if what is not None:
-            what()
-
-    def _begin(self, seat):
-        self.pick = None
-        start(self.app, new(self.app, MODE_DUEL, seat))
-
-    def tick(self, now):
-        if self.pick is not None:
-            self.pick.tick(now)
-
-    def on_button(self, button, kind):
-        if self.pick is None or not self.pick.button(button, kind):
-            super().on_button(button, kind)
-
-    def exit(self):
-        if self.pick is not None:  # left before a pick: LEDs off, the module let go
-            from companion.first_pick import release
-
-            self.pick.stop()
-            release()
+        who_starts(app)
