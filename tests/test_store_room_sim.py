@@ -7,11 +7,11 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from _flash import FlashNVM  # noqa: E402
+from _flash import FlashNVM
 
-from companion.core.store import KIND_GAME, Store  # noqa: E402
-from companion.main import GAME_ROOM  # noqa: E402
-from lunchbox.sim import Simulator  # noqa: E402 (after the SDL settings)
+from companion.core.store import KIND_GAME, Store
+from companion.main import GAME_ROOM
+from lunchbox.sim import Simulator  # after the SDL settings
 
 
 def nearly_full(path):
