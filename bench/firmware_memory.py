@@ -215,9 +215,10 @@ class BusDisplay:
     "keypad": '''
 PENDING = []
 class Event:
-    def __init__(self, key_number=0, pressed=True):
+    def __init__(self, key_number=0, pressed=True, timestamp=None):
         self.key_number = key_number
         self.pressed = pressed
+        self.timestamp = timestamp
 class _Events:
     overflowed = False
     def clear(self):
@@ -225,7 +226,9 @@ class _Events:
     def get_into(self, event):
         if not PENDING:
             return False
+        # pressed between the bench's passes: its time is when the app reads it (None)
         event.key_number, event.pressed = PENDING.pop(0)
+        event.timestamp = None
         return True
 class Keys:
     def __init__(self, pins, value_when_pressed, pull=True):
