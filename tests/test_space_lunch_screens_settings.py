@@ -239,36 +239,18 @@ def test_a_dealt_card_comes_up_again_after_a_power_cut(difficulty, profile, tmp_
         assert records and records[-1].endswith(want), i
 
 
-def test_a_dealt_game_cut_inside_a_save_shows_the_planned_card(profile, tmp_path, deal_seed):
+def test_a_dealt_game_cut_inside_a_save_shows_the_planned_card(profile, deal_seed, simulate,
+                                                               cut_saves):
     """A power cut in the middle of an nvm write (the save truncated at a random byte):
     the game resumes to a saved state, and the card it deals there is the planned one."""
-    from lunchbox import sim_hw
-
-    writes = []
-
-    class Recording(sim_hw.FileNvm):
-        def __setitem__(self, index, value):
-            writes.append((bytes(self.data), index, bytes(value)))
-            sim_hw.FileNvm.__setitem__(self, index, value)
-
     p = _dealt_plan(2, 81, deal_seed)
     want = p.game.actions()
-    sim = Top(profile, nvm_path=None, mode="headless")
-    sim.nvm.__class__ = Recording
-    sim.run_script(" ".join(p.words[:-3]))
-    rng = random.Random(8)
-    saves = [w for w in writes if isinstance(w[1], slice)]
+    sim = simulate(profile, None, cls=Top)
     checked = 0
-    for before, index, value in rng.sample(saves, 12):
-        cut = rng.randrange(0, len(value) + 1)
-        image = bytearray(before)
-        start = index.start or 0
-        image[start:start + cut] = value[:cut]
-        path = tmp_path / "cut.bin"
-        path.write_bytes(bytes(image))
+    for _before, _cut, path in cut_saves(sim, " ".join(p.words[:-3]), random.Random(8), 12):
         APPS.clear()
         deal_seed[0] = None  # a new game would get a random seed: the record's is used
-        run(profile, "ok", str(path))
+        run(profile, "ok", path)
         top = APPS[-1].top
         game = getattr(top, "game", None)
         if game is None or not top.choices:
