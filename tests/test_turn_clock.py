@@ -12,8 +12,6 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-from lunchbox.sim import Simulator
-
 AQUA_SCORE = "wait:3000 next next ok ok ok "  # Aqua Brunch, Scoreboard, 4 players (its start)
 DUEL = "wait:3000 ok next*4 ok ok "  # Space Lunch, Two players, P1 starts
 OPENING = "ok*9 "  # the dealt opening
@@ -33,12 +31,6 @@ def setup(nvm, clock, deal=True, off=300):
     from lunchbox.sim_hw import FileNvm
 
     Store(FileNvm(nvm)).save_settings(AppSettings(clock=clock, deal=deal, off=off).to_bytes())
-
-
-def run(profile, script, nvm):
-    sim = Simulator(profile, nvm_path=nvm, mode="headless")
-    sim.run_script(script)
-    return sim
 
 
 def saved_clock(nvm):
@@ -62,7 +54,7 @@ def ms(clock, seat):
     return clock.shown(seat, 0, lambda a, b: a - b)
 
 
-def test_a_scoreboard_passes_its_clock_on_a_long_ok_and_pauses_held_on(profile, tmp_path):
+def test_a_scoreboard_passes_its_clock_on_a_long_ok_and_pauses_held_on(profile, tmp_path, simulate):
     from companion.core.clockset import COUNT_UP, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
@@ -71,34 +63,34 @@ def test_a_scoreboard_passes_its_clock_on_a_long_ok_and_pauses_held_on(profile, 
     # 5 s; OK held on 2.5 s pauses it instead of passing; 20 s paused
     script = (AQUA_SCORE + "ok wait:3000 hold:ok:1000 wait:10000 hold:ok:1000 wait:5000 "
               "hold:ok:2500 wait:20000")
-    sim = run(profile, script, nvm)
+    sim = simulate(profile, script, nvm)
     assert shown(sim) in ("P2 ||0:07", "||0:07", "||7s")
     c = saved_clock(nvm)
     assert c is not None and c.seat == 1 and c.paused and c.turns == [1, 0, 0, 0]
     assert 10000 <= c.used[0] <= 11500 and 6000 <= c.used[1] <= 8000 and c.used[2:] == [0, 0]
     # a long OK goes on with the same player; the entries still go to the scoreboard
-    sim = run(profile, "wait:3000 ok wait:3000 hold:ok:1000 wait:4000", nvm)
+    sim = simulate(profile, "wait:3000 ok wait:3000 hold:ok:1000 wait:4000", nvm)
     c = saved_clock(nvm)
     assert c.seat == 1 and not c.paused and c.used[1] < 9000  # saved as it went on
 
 
-def test_counting_up(profile, tmp_path):
+def test_counting_up(profile, tmp_path, simulate):
     from companion.core.clockset import COUNT_UP, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(COUNT_UP, 10, 0))
-    sim = run(profile, DUEL + OPENING + "wait:72000", nvm)
+    sim = simulate(profile, DUEL + OPENING + "wait:72000", nvm)
     assert shown(sim) in ("1:12", "1:13")  # P1's time so far
     assert "P1" in sim.texts()[0]
 
 
-def test_the_leds_in_the_last_minute_and_past_it(tmp_path):
+def test_the_leds_in_the_last_minute_and_past_it(tmp_path, simulate):
     from companion.core.clockset import CHESS, make_setting
     from companion.ui import TitleBar
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(CHESS, 1, 0))  # a minute each: the last minute from the start
-    sim = run("pico-display-pack", DUEL + OPENING + "wait:20000", nvm)
+    sim = simulate("pico-display-pack", DUEL + OPENING + "wait:20000", nvm)
     view = TitleBar.clock
     leds = view.app.leds
     now = view.now()
@@ -108,30 +100,30 @@ def test_the_leds_in_the_last_minute_and_past_it(tmp_path):
         seen.add(None if leds.frame is None else leds.frame[0])
     assert seen == {None, (255, 110, 0)}
     assert sim.pixels is not None
-    sim = run("pico-display-pack", "wait:3000 ok wait:2000 long:ok wait:70000", nvm)
+    sim = simulate("pico-display-pack", "wait:3000 ok wait:2000 long:ok wait:70000", nvm)
     assert shown(sim).startswith("-")  # past its minute: "-0:1x", the game goes on
     assert all(p[0] > 0 and p[1] == 0 and p[2] == 0 for p in sim.pixels.shown)  # red
-    sim = run("pico-display-pack", "wait:3000 ok wait:2000", nvm)  # resumed: paused
+    sim = simulate("pico-display-pack", "wait:3000 ok wait:2000", nvm)  # resumed: paused
     assert all(p == (0, 0, 0) for p in sim.pixels.shown)  # a paused clock does not warn
 
 
-def test_a_game_keeps_its_clock_when_settings_turn_it_off(profile, tmp_path):
+def test_a_game_keeps_its_clock_when_settings_turn_it_off(profile, tmp_path, simulate):
     from companion.core.clockset import CHESS, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(CHESS, 10, 5))
-    run(profile, DUEL + OPENING + "wait:10000 ok ok", nvm)  # P1 took: +5 s
+    simulate(profile, DUEL + OPENING + "wait:10000 ok ok", nvm)  # P1 took: +5 s
     before = saved_clock(nvm)
     assert before.turns[0] == 1 and before.bonus == 5 and ms(before, 0) > 590000
     # Settings > Clock > off (the picker's first row), then the saved game again
-    sim = run(profile, "wait:3000 back prev ok next*7 ok prev*5 ok back next ok wait:2000",
+    sim = simulate(profile, "wait:3000 back prev ok next*7 ok prev*5 ok back next ok wait:2000",
               nvm)
     assert shown(sim) is not None and shown(sim).startswith("||")  # its own clock, paused
     after = saved_clock(nvm)
     assert ms(after, 0) == ms(before, 0)
 
 
-def test_the_screen_going_off_saves_the_clock(profile, tmp_path, monkeypatch):
+def test_the_screen_going_off_saves_the_clock(profile, tmp_path, monkeypatch, simulate):
     from companion import clock as view
     from companion.core.clockset import CHESS, make_setting
 
@@ -140,21 +132,21 @@ def test_the_screen_going_off_saves_the_clock(profile, tmp_path, monkeypatch):
     # P2 thinks: 25 s later nothing is saved since the move (the clock's own saves kept out of
     # it); the screen goes off 2 minutes after the last press: saved as it stands then
     monkeypatch.setattr(view, "SAVE_MS", 600000)
-    run(profile, DUEL + OPENING + "wait:5000 ok ok wait:25000", nvm)
+    simulate(profile, DUEL + OPENING + "wait:5000 ok ok wait:25000", nvm)
     assert saved_clock(nvm).used[1] < 1000
     nvm = str(tmp_path / "2.bin")
     setup(nvm, make_setting(CHESS, 10, 0), off=120)
-    run(profile, DUEL + OPENING + "wait:5000 ok ok wait:125000", nvm)
+    simulate(profile, DUEL + OPENING + "wait:5000 ok ok wait:125000", nvm)
     c = saved_clock(nvm)
     assert 119000 <= c.used[1] <= 121000
 
 
-def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monkeypatch):
+def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monkeypatch, simulate):
     for name in ("companion.clock", "companion.core.clock", "companion.core.clockset"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, 0)
-    sim = run(profile, DUEL + OPENING + "wait:5000 ok ok long:ok", nvm)
+    sim = simulate(profile, DUEL + OPENING + "wait:5000 ok ok long:ok", nvm)
     assert "P2" in sim.texts()[0]
     for name in ("companion.clock", "companion.core.clock", "companion.core.clockset"):
         assert name not in sys.modules, name
