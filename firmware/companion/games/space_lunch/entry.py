@@ -84,8 +84,9 @@ def _let_go(name=__name__):
     if sys.implementation.name == "cpython":
         return  # a PC has the room, and tests set DEAL_SEED here
     sys.modules.pop(name, None)
+    dot = name.rfind(".")
     try:  # the package keeps it as an attribute too
-        delattr(sys.modules["companion.games.space_lunch"], name[name.rfind(".") + 1:])
+        delattr(sys.modules[name[:dot]], name[dot + 1:])
     except (AttributeError, KeyError):
         pass
 
@@ -96,6 +97,7 @@ def screen_for(app, game):
         from .solo import SoloScreen
 
         return SoloScreen(app, game)
+    _let_go("shared_rules.space_lunch.hints")  # the solo game's; two players have none
     from .duel import DuelScreen
 
     return DuelScreen(app, game)

@@ -61,6 +61,11 @@ class FirstPlayer(ListScreen):
 
     def _begin(self, seat):
         self.pick = None
+        self.rows = []
+        while len(self.group):
+            # its widgets go now, whatever may still point at this screen while the game's
+            # screen is built (the heap is tightest then)
+            self.group.pop()
         self.begin(seat)
 
     def tick(self, now):
