@@ -314,32 +314,40 @@ def summary(turns):
     return n, mean, max(turns) if turns else 0
 
 
+def hard_searches(seeds, search):
+    """The first game of ``seeds`` seeded matches, Hard's every decision made by
+    ``search(match, rng)``, the other seat's by its first legal action. Sent to MicroPython
+    as its source too (search_heap), so both runtimes play the same games."""
+    from shared_rules._compat import Rng
+    from shared_rules.lets_do_lunch.match import Match
+    from shared_rules.lets_do_lunch.rules import roll_dice
+
+    for seed in range(seeds):
+        m = Match()
+        rng = Rng(seed)
+        while not m.is_over() and m.games == 0:
+            if m.is_chance():
+                m.roll(roll_dice(rng))
+            elif m.phase == 2:
+                m.apply(search(m, rng))
+            else:
+                m.apply(m.legal_actions()[0])
+
+
 SEARCH_CODE = """
 import gc
-from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch import ai
-from shared_rules.lets_do_lunch.rules import roll_dice
-from shared_rules.lets_do_lunch.match import Match
-worst = 0
-n = 0
-for seed in range({seeds}):
-    m = Match()
-    rng = Rng(seed)
-    while not m.is_over() and m.games == 0:
-        if m.is_chance():
-            m.roll(roll_dice(rng))
-        elif m.phase == 2:
-            gc.collect()
-            a0 = gc.mem_alloc()
-            choice = ai.choose(m, ai.HARD, rng)
-            used = gc.mem_alloc() - a0
-            n += 1
-            if used > worst:
-                worst = used
-            m.apply(choice)
-        else:
-            m.apply(m.legal_actions()[0])
-print("@@SEARCH", n, worst)
+S = [0, 0]  # decisions, the most one allocated
+def measured(m, rng):
+    gc.collect()
+    a0 = gc.mem_alloc()
+    choice = ai.choose(m, ai.HARD, rng)
+    S[0] += 1
+    S[1] = max(S[1], gc.mem_alloc() - a0)
+    return choice
+{games}
+hard_searches({seeds}, measured)
+print("@@SEARCH", S[0], S[1])
 """
 
 
@@ -348,10 +356,13 @@ def search_heap(seeds=4):
     games, on MicroPython. The lane's collector frees nothing during one interpreter call
     (docs/firmware.md), so this is every byte the search allocates, garbage included: an upper
     bound of what it needs free at once (a Pico's collector reclaims the garbage as it goes)."""
+    import inspect
+
     sys.path.insert(0, str(ROOT / "tests"))
     import mplane
 
-    res = mplane.run(code=SEARCH_CODE.format(seeds=seeds), heap=4096 * 1024, timeout=900)
+    code = SEARCH_CODE.format(games=inspect.getsource(hard_searches), seeds=seeds)
+    res = mplane.run(code=code, heap=4096 * 1024, timeout=900)
     for line in res.output.splitlines():
         if line.startswith("@@SEARCH"):
             _t, n, worst = line.split()
@@ -365,27 +376,19 @@ def search_live_cpython(seeds=4):
     MicroPython's, so this overstates a Pico's figure."""
     import tracemalloc
 
-    from shared_rules._compat import Rng
     from shared_rules.lets_do_lunch import ai
-    from shared_rules.lets_do_lunch.match import Match
-    from shared_rules.lets_do_lunch.rules import roll_dice
 
-    worst = 0
-    for seed in range(seeds):
-        m = Match()
-        rng = Rng(seed)
-        while not m.is_over() and m.games == 0:
-            if m.is_chance():
-                m.roll(roll_dice(rng))
-            elif m.phase == 2:
-                tracemalloc.start()
-                choice = ai.choose(m, ai.HARD, rng)
-                worst = max(worst, tracemalloc.get_traced_memory()[1])
-                tracemalloc.stop()
-                m.apply(choice)
-            else:
-                m.apply(m.legal_actions()[0])
-    return worst
+    worst = [0]
+
+    def measured(m, rng):
+        tracemalloc.start()
+        choice = ai.choose(m, ai.HARD, rng)
+        worst[0] = max(worst[0], tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        return choice
+
+    hard_searches(seeds, measured)
+    return worst[0]
 
 
 def main():
