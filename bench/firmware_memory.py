@@ -480,14 +480,7 @@ def free():
 
 def _unload(name):
     if name in sys.modules:
-        del sys.modules[name]
-    dot = name.rfind(".")
-    parent = sys.modules.get(name[:dot]) if dot > 0 else None
-    if parent is not None:
-        try:  # not hasattr: a package's __getattr__ would import the module again
-            delattr(parent, name[dot + 1:])
-        except (AttributeError, KeyError):  # MicroPython: KeyError when it is not there
-            pass
+        unload(sys, name)  # the firmware's own, appended below (loader_unload)
 
 
 def _fill(target):
@@ -560,6 +553,18 @@ def step():
         ballast[i] = None
     ballast = None  # noqa: F841
 '''
+
+
+def loader_unload():
+    """The source of the firmware's ``unload`` (companion/loader.py), for the peak script:
+    importing the loader there would load the screens it imports and skew every peak."""
+    import ast
+
+    text = (ROOT / "firmware" / "companion" / "loader.py").read_text()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == "unload":
+            return ast.get_source_segment(text, node) + "\n"
+    raise LookupError("companion/loader.py has no unload()")
 
 
 def _write(path, text):
@@ -751,7 +756,7 @@ def module_peaks(modules, tmp, libs):
     _write(pkg / "__init__.py", "")
     _write(pkg / "data.py", "MODULES = {!r}\nHI = {!r}\nSTEP = {}\nFLOOR = 4096\n".format(
         list(modules), hi, STEP))
-    _write(pkg / "peak.py", PEAK)
+    _write(pkg / "peak.py", PEAK + "\n\n" + loader_unload())
     _write(pkg / "go.py", "from fwbench import peak\npeak.step()\n")
     # one call per action: about 12 per module; the same file name cannot be imported twice
     names = []
