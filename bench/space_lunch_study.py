@@ -18,11 +18,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 # _space_lunch: the seeded games, shared with the portable tests
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
                                 "portable"))
+# the firmware's portable view: its suggestion is the policy studied
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
 
 import _space_lunch
 
+from companion.games.space_lunch.view import suggest
 from shared_rules._compat import Rng
-from shared_rules.space_lunch.hints import SAFE, WIN, hints
+from shared_rules.space_lunch.hints import hints
 from shared_rules.space_lunch.rules import (
     AUTOMA,
     AUTOMA_SEAT,
@@ -33,66 +36,12 @@ from shared_rules.space_lunch.rules import (
 )
 
 
-def _value(game, c):
-    """How much the human wants the card at c (higher is better)."""
-    food = game.grid[c]
-    mine, theirs = game.taken[HUMAN][food], game.taken[AUTOMA_SEAT][food]
-    if theirs == 0:
-        v = (2, 6, 100)[mine]  # building towards a triplet
-    else:
-        v = 0  # a triplet of this food is no longer possible
-    if theirs == 1:
-        v += 1  # one copy fewer for the Automa to pair up with
-    if theirs == 2:
-        v -= 1  # the Automa taking its third copy would break its own pair
-    return v
-
-
-def _score(game, hint):
-    action, verdict, foods = hint
-    kind, c = decode(action)[:2]
-    value = _value(game, c) if kind in ("take", "chill") else 0
-    if kind != "take":
-        value -= 3  # a coupon is worth keeping for an emergency
-    # Best verdict first, then fewer refills that lose, then the card's value.
-    return (-verdict, -len(foods), value)
-
-
 def choose(game):
-    """The policy: win if any action wins; otherwise the best-rated take (by the hints), using a
-    coupon only when it wins, when no take is safe, or to grab the last card of a triplet with
-    Chill Jar while that is safe."""
-    takes = hints(game, coupons=False)
-    can_coupon = game.coupons and not game.acted
-    best = min(h[1] for h in takes)
-    if best == WIN:
-        return [h for h in takes if h[1] == WIN][0][0]
-    pool = takes
-    if can_coupon:
-        want = False
-        if best > SAFE or game.triplets(HUMAN) >= 2:
-            want = True
-        else:
-            for c in range(9):
-                food = game.grid[c]
-                if (food and c % 3 != game.pick and game.taken[HUMAN][food] == 2
-                        and not game.taken[AUTOMA_SEAT][food]):
-                    want = True
-        if want:
-            pool = hints(game)
-            chill_triplet = []
-            for h in pool:
-                kind, c = decode(h[0])[:2]
-                if h[1] == WIN:
-                    return h[0]
-                if kind == "chill" and h[1] == SAFE and _value(game, c) >= 100:
-                    chill_triplet.append(h)
-            if chill_triplet and best <= SAFE and max(
-                    _value(game, decode(h[0])[1]) for h in takes) < 100:
-                return chill_triplet[0][0]
-            if best <= SAFE:
-                pool = takes
-    return max(pool, key=lambda h: _score(game, h))[0]
+    """The policy, the device's own suggestion (companion/games/space_lunch/view.py suggest):
+    win if any action wins; otherwise the best-rated take (by the hints), using a coupon only
+    when it wins, when no take is safe, or to grab the last card of a triplet with Chill Jar
+    while that is safe."""
+    return suggest(game)
 
 
 def play(difficulty, seed):
