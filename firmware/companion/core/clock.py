@@ -16,19 +16,21 @@
 # then per seat: bank (zigzag: a seat past its chess time is negative), used, turns.
 #
 # A saved game with a clock is SAVED, the state's length, the state, the game's record
-# (``wrap`` / ``unwrap``); ``Saves`` is the store as the screens see it then. A finished
+# (core/clocksave.py: ``wrap`` / ``unwrap``, ``Saves`` the store as the screens see it). A finished
 # game's envelope with the times (core/records.py's format 1 as format 2, ``timed``) has,
 # after the names, the number of seats timed and each one's seconds and turns as numbers
 # (core/clockrec.py reads it).
 
 from shared_rules._compat import const
 
-from .clockset import CHESS, COUNT_UP
+from .clocksave import SAVED, Saves, unwrap, wrap  # noqa: F401  (the save's format, here too)
 
+# as core/clockset.py says (not imported for them: a game's VM needs nothing else of it)
+COUNT_UP = const(1)
+CHESS = const(2)
 NONE = const(255)  # no seat's clock runs
 MAX_SEATS = const(7)
 WARN_MS = const(60000)  # CHESS: the last minute, when the LEDs warn
-SAVED = const(0xC7)  # the first byte of a save with a clock (a record starts with its format)
 _VERSION = const(1)
 _PAUSED = const(0x80)
 
@@ -200,19 +202,6 @@ def text(ms, mode, short=False):
     return "{}{}m".format(sign, (s + 59) // 60 if up else s // 60)
 
 
-def wrap(state, record):
-    # the save of a game with a clock
-    return bytes((SAVED, len(state))) + state + record
-
-
-def unwrap(payload):
-    # (clock state or None, record) of a saved game
-    if len(payload) < 2 or payload[0] != SAVED:
-        return None, payload
-    n = payload[1]
-    return bytes(payload[2:2 + n]), bytes(payload[2 + n:])
-
-
 def timed(env, times):
     # the format 2 envelope: env (format 1, core/records.py) with times, a (seconds, turns)
     # a seat, after its names
@@ -227,35 +216,3 @@ def timed(env, times):
         put_num(out, t[1])
     out.extend(env[at:])
     return bytes(out)
-
-
-class Saves:
-    # The store as the screens see it while a saved game may carry a clock: load_game gives
-    # the record alone (what each game's code reads), clock_of the clock saved with a record,
-    # and save_game saves through wrap(game_id, payload) (the running clock's:
-    # companion/clock.py) when it is set; everything else is the store's.
-
-    def __init__(self, store):
-        self.store = store
-        self.wrap = None
-
-    def __getattr__(self, name):
-        return getattr(self.store, name)
-
-    def load_game(self):
-        g = self.store.load_game()
-        if g is None:
-            return None
-        return g[0], unwrap(g[1])[1]
-
-    def save_game(self, game_id, payload):
-        w = self.wrap
-        return self.store.save_game(game_id, payload if w is None else w(game_id, payload))
-
-    def clock_of(self, game_id, record):
-        # the clock state saved with record of game_id, or None
-        g = self.store.load_game()
-        if g is None or g[0] != game_id:
-            return None
-        state, saved = unwrap(g[1])
-        return state if saved == record else None

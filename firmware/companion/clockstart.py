@@ -1,0 +1,46 @@
+# Starting a game's turn clock (companion/clock.py): imported when a game's screen first
+# comes on top, and let go (with the catalog and Settings' byte) once the clock is made: what
+# runs is in clockview.py.
+
+from .clockview import MSG_PAUSED, Clock, _seats
+from .core.clock import NONE, TurnClock
+
+
+def attach(clocks, screen):
+    # Give a game screen its clock: the one saved with its game, else a new one as Settings
+    # say; none (screen.clock False) when the clock is off, or for a screen that is no
+    # recorded game (the strength calculator keeps an Aqua Brunch id and is no registry game).
+    from .core.catalog import about, index
+
+    app = screen.app
+    game = screen.game
+    screen.clock = False
+    row = about(game.game_id) if index(game.game_id) == getattr(game, "index", -1) else None
+    if row is None or row.get("recorded") is False:
+        return
+    now = app.hw.clock()
+    tc = None
+    state = app.store.clock_of(game.game_id, game.to_bytes())
+    if state:
+        try:
+            tc = TurnClock.from_bytes(state, now)
+            tc.paused = True  # resumed: it goes on when the players are back
+        except ValueError:
+            app.notify("Clock unreadable - a new one")
+    fresh = tc is None
+    if fresh:
+        from .core.clockset import setting
+
+        mode, minutes, bonus = setting(app.settings.clock)
+        if not mode:
+            return
+        tc = TurnClock(mode, minutes * 60, bonus, _seats(game))
+    view = screen.clock = Clock(clocks, screen, tc, bool(row.get("parent")), now)
+    if not fresh:
+        if tc.seat != NONE:
+            app.notify(MSG_PAUSED)
+    elif view.table:
+        app.notify("Clock: hold OK to pass it on")
+    else:
+        view.follow()
+        app.notify("Clock on: hold OK to pause")

@@ -1,0 +1,278 @@
+# The turn clock of the game on screen (companion/clock.py says what it does): imported
+# when a game's screen with a clock first comes on top, after that screen is built.
+
+from .core.buttons import OK, ticks_diff
+from .core.clock import CHESS, NONE, WARN_MS, text, wrap
+from .ui import TitleBar
+from .ui import text as label
+
+AMBER = (255, 110, 0)
+RED = (255, 0, 0)
+MSG_PAUSED = "Clock paused: hold OK to go on"
+
+
+def _seats(game):
+    return max(1, len(game.scores()))
+
+
+class Clock:
+    # one game's clock on screen
+
+    def __init__(self, clocks, screen, tc, table, now):
+        app = screen.app
+        d = app.d
+        self.clocks = clocks
+        self.app = app
+        self.d = d
+        self.screen = screen
+        self.tc = tc
+        self.table = table  # a scoreboard: passed on by a long OK
+        self.lab = label(d, "", d.width - d.pad, d.title_h // 2, d.TITLE_FG, 1, (1, 0.5))
+        self.lab.hidden = True
+        d.root.insert(1, self.lab)  # over the screen, under the toast and the gauge
+        self.forms = ("", "", "")  # the texts it may show: see _texts
+        self.sec = None  # the second they show (an int: this runs every pass)
+        self.form = 1  # which fits where it is: (text index << 2) | scale
+        self.bar = None  # the title bar it is in; None: the corner, or nowhere
+        self.saved_at = now
+        self.hold = None  # a scoreboard: when OK was held long (a pass or a pause)
+        self.warned = None  # the colour the LEDs warn in now
+        self.kept = None  # the game's LED frame while they warn
+        self.lit = None  # the frame the clock showed last
+        self.drawn = -1  # the app's refresh the corner was looked at after
+        TitleBar.clock = self  # type: ignore[assignment]  # (ui.py: None while there is none)
+        clocks.view = self
+        self._texts(now)
+
+    def now(self):
+        return self.app.hw.clock()
+
+    # the game's side
+
+    def follow(self):
+        # to whose turn it is now (the game moved, or was undone): before each save and
+        # record, so what is kept is the clock as the game stands
+        if self.table:
+            return
+        screen = self.screen
+        seat_of = getattr(screen, "clock_seat", None)
+        seat = seat_of() if seat_of is not None else screen.game.current_player()
+        tc = self.tc
+        tc.seats(_seats(screen.game))
+        if seat is not None and seat >= 0:
+            tc.turn(seat, self.now(), ticks_diff)
+        self._texts(self.now())
+
+    def press(self):
+        # a long OK: pause or go on; a scoreboard's running clock waits for the release
+        # (tick: a pass) or for OK held on (a pause)
+        tc = self.tc
+        now = self.now()
+        if tc.paused:
+            tc.resume(now)
+            self.app.notify("Clock goes on")
+        elif self.table:
+            self.hold = now
+            return
+        else:
+            tc.pause(now, ticks_diff)
+            self.app.notify(MSG_PAUSED)
+        self._saved(now)
+
+    def stop(self):
+        self.tc.stop(self.now(), ticks_diff)
+        self._unwarn()
+        self._texts(self.now())
+
+    def record(self):
+        # each seat's (seconds, turns) since the last record (at the end, the last turn
+        # complete and nothing running)
+        if self.screen.game.is_terminal():
+            self.stop()
+        else:
+            self.follow()
+        return self.tc.record(self.now(), ticks_diff)
+
+    def wrap(self, record):
+        self.follow()
+        self.saved_at = now = self.now()  # the next save of the running clock from here
+        return wrap(self.tc.to_bytes(now, ticks_diff), record)
+
+    def leave(self):
+        # its game screen left the stack: saved as it stands, paused (unless over), and gone
+        screen = self.screen
+        tc = self.tc
+        if not screen.ended:
+            if tc.running():
+                tc.pause(self.now(), ticks_diff)
+            screen.suspend()
+        self.app.d.root.remove(self.lab)
+        self._unwarn()
+        screen.clock = None  # shown again, it takes its clock from the save
+        if self.clocks.view is self:
+            self.clocks.view = None
+        if TitleBar.clock is self:
+            TitleBar.clock = None
+        bar = self.bar
+        self.bar = None
+        if bar is not None and bar is TitleBar.top:
+            bar.relayout()  # the cells it kept go back to the title
+
+    def _saved(self, now):
+        self.saved_at = now
+        self.screen.suspend()  # saved when the game has a save (nothing before its first move)
+        self._texts(now)
+
+    # the app's side
+
+    def tick(self, now, save_ms, hold_ms):
+        # (companion/clock.py's SAVE_MS and HOLD_MS)
+        app = self.app
+        screen = self.screen
+        if screen not in app.stack:
+            self.leave()  # its game was left, or is over and its record kept
+            return
+        tc = self.tc
+        if tc.seat != NONE and screen.game.is_terminal():
+            self.stop()  # over, shown on the game's own screen: nothing runs
+        if self.hold is not None:
+            if app.buttons._down[OK] is None:  # let go (core/buttons.py): the next player's
+                self.hold = None
+                tc.turn(tc.next_seat(), now, ticks_diff)
+                app.notify("Clock: " + app.settings.names[tc.seat])
+                self._saved(now)
+            elif ticks_diff(now, self.hold) >= hold_ms:
+                self.hold = None
+                tc.pause(now, ticks_diff)
+                app.notify(MSG_PAUSED)
+                self._saved(now)
+        if tc.running() and ticks_diff(now, self.saved_at) >= save_ms:
+            self._saved(now)
+        self._texts(now)
+        self._warn(now)
+        if self.bar is None and app.refreshes != self.drawn:
+            self.drawn = app.refreshes  # the screen drew something new: the corner?
+            from .clockcorner import corner  # kept: loaded only when the bar has no room
+
+            corner(self)
+
+    def _warn(self, now):
+        tc = self.tc
+        want = None
+        if tc.mode == CHESS and tc.running():
+            ms = tc.shown(tc.seat, now, ticks_diff)
+            if ms <= 0:
+                want = RED
+            elif ms <= WARN_MS and ms // 500 % 2:
+                want = AMBER
+        leds = self.app.leds
+        if want is not None:
+            leds.wake(now)  # lit even when no button was pressed for a minute
+        if want is not self.warned:
+            if leds.frame != self.lit:
+                self.kept = leds.frame  # the game's own colours (it may have set new ones)
+            self.warned = want
+            leds.show(self.kept if want is None else [want] * max(1, leds.n))
+            self.lit = leds.frame
+
+    def _unwarn(self):
+        if self.warned is not None:
+            self.warned = None
+            leds = self.app.leds
+            if leds.frame == self.lit:  # the clock's colour still on: the game's again
+                leds.show(self.kept)
+
+    def _texts(self, now):
+        # the texts again when the second shown has changed
+        tc = self.tc
+        seat = tc.seat
+        sec = None
+        if seat != NONE:
+            ms = tc.shown(seat, now, ticks_diff)
+            sec = (ms // 1000) * 16 + seat * 2 + (1 if tc.paused else 0)
+        if sec == self.sec:
+            return
+        self.sec = sec
+        forms = ("", "", "")
+        if sec is not None:  # a scoreboard's with whose it is; the time alone; the short time
+            mark = "||" if tc.paused else ""
+            full = mark + text(ms, tc.mode)
+            forms = (("P{} ".format(seat + 1) if self.table else "") + full,
+                     mark + text(ms, tc.mode, True), full)
+        old = self.forms
+        if forms == old:
+            return
+        self.forms = forms
+        self._color()
+        bar = TitleBar.top  # the top screen's (place)
+        if bar is not None and [len(f) for f in old] != [len(f) for f in forms]:
+            bar.relayout()  # it may take more cells, or fewer, or none (or fit there now)
+        else:
+            self._show()
+        self.app.dirty = True
+
+    def _color(self):
+        # the title's colour in the bar, the text's in the corner; paused: yellow in colour
+        d = self.d
+        color = d.TITLE_FG if self.bar is not None else d.FG
+        if self.tc.paused and not d.mono:
+            color = d.SEL_BG
+        if self.lab.color != color:
+            self.lab.color = color
+
+    def _show(self):
+        form = self.form
+        s = self.forms[form >> 2]
+        lab = self.lab
+        if lab.scale != form & 3:
+            lab.scale = form & 3
+            lab.anchored_position = lab.anchored_position  # placed again at the new size
+        lab.text = s
+        lab.hidden = not s
+
+    def lay(self, bar, title, right):
+        # The cells the clock and the battery gauge take at the right of the top screen's
+        # ``bar`` (ui.TitleBar.set asks), where the title and the status (which keeps half of
+        # what is left) fit beside them: the gauge at the right edge, the clock left of it.
+        # Its forms, largest first: the time (a scoreboard's with whose it is) at the title's
+        # size, at the small size (half a cell of the colour display's title), the time alone,
+        # the short time; each with a blank before it.
+        d = self.d
+        cols = d.title_cols
+        used = len(title) + (len(right) + 1 if right else 0)
+        ts = d.title_scale
+        cells = 0
+        for form in (ts, 1, 9, 5):  # (text index << 2) | scale
+            s = self.forms[form >> 2]
+            n = ((len(s) + 1) * (form & 3) + ts - 1) // ts if s else 0
+            if n and used + n <= cols and len(right) <= (cols - n) // 2:
+                self.form = form
+                cells = n
+                break
+        kept = 0
+        gauge = TitleBar.gauge
+        if gauge is not None:
+            room = cols - cells - TitleBar.reserve
+            fits = used <= room and len(right) <= room // 2
+            gauge.hidden = not fits
+            if fits:
+                kept = TitleBar.reserve
+        lab = self.lab
+        if not cells:
+            self.bar = None  # none fits: the corner (clockcorner.py), or nowhere
+            lab.hidden = True
+            return kept
+        self.bar = bar
+        self._color()
+        lab.anchor_point = (1, 0.5)
+        lab.anchored_position = (d.width - d.pad - kept * 6 * ts, d.title_h // 2)
+        self._show()
+        return cells + kept
+
+    def place(self):
+        # the top screen changed: its title bar, if it has one, lays the clock out
+        bar = getattr(self.app.top, "bar", None)
+        self.bar = None
+        TitleBar.top = bar if isinstance(bar, TitleBar) else None
+        if TitleBar.top is not None:
+            bar.relayout()
