@@ -91,7 +91,7 @@ class Clocks:
         # a finished game's envelope, with each seat's time when its game has a clock
         if self.view is None:
             return env
-        from .core.clock import timed
+        from .core.clockbytes import timed
 
         return timed(env, self.view.record())
 

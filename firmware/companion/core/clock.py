@@ -23,7 +23,7 @@
 
 from shared_rules._compat import const
 
-from .clocksave import SAVED, Saves, unwrap, wrap  # noqa: F401  (the save's format, here too)
+from .clocksave import SAVED, Saves, get_num, put_num, unwrap, wrap  # noqa: F401  (here too)
 
 # as core/clockset.py says (not imported for them: a game's VM needs nothing else of it)
 COUNT_UP = const(1)
@@ -33,28 +33,6 @@ MAX_SEATS = const(7)
 WARN_MS = const(60000)  # CHESS: the last minute, when the LEDs warn
 _VERSION = const(1)
 _PAUSED = const(0x80)
-
-
-def put_num(out, v):
-    while v > 127:
-        out.append(0x80 | (v & 127))
-        v >>= 7
-    out.append(v)
-
-
-def get_num(data, pos):
-    # (value, next position); ValueError when the number is cut short
-    v = 0
-    shift = 0
-    while True:
-        if pos >= len(data) or shift > 35:
-            raise ValueError("turn clock: a number is cut short")
-        b = data[pos]
-        pos += 1
-        v |= (b & 127) << shift
-        shift += 7
-        if not b & 128:
-            return v, pos
 
 
 class TurnClock:
@@ -139,14 +117,9 @@ class TurnClock:
 
     def record(self, now, diff):
         # [(seconds, turns)] a seat since the last record; the next counts from here
-        self.settle(now, diff)
-        out = []
-        for s in range(len(self.used)):
-            out.append(((self.used[s] + 500) // 1000, self.turns[s]))
-            self.bank[s] = self.shown(s, now, diff)
-            self.used[s] = 0
-            self.turns[s] = 0
-        return out
+        from .clockbytes import record  # only at a game's end
+
+        return record(self, now, diff)
 
     def to_bytes(self, now, diff):
         self.settle(now, diff)
@@ -164,26 +137,9 @@ class TurnClock:
     @classmethod
     def from_bytes(cls, data, now):
         # the clock as saved, running from now (if it ran); ValueError for other bytes
-        if len(data) < 6 or data[0] != _VERSION:
-            raise ValueError("turn clock: unknown version or too short")
-        n = data[2]
-        limit, pos = get_num(data, 4)
-        bonus, pos = get_num(data, pos)
-        c = cls(data[1] & 127, limit, bonus, n)
-        c.paused = bool(data[1] & _PAUSED)
-        seat = data[3]
-        if seat != NONE and seat >= n:
-            raise ValueError("turn clock: running seat {} of {}".format(seat, n))
-        c.seat = seat
-        for s in range(n):
-            b, pos = get_num(data, pos)
-            c.bank[s] = b >> 1 if not b & 1 else -((b + 1) >> 1)
-            c.used[s], pos = get_num(data, pos)
-            c.turns[s], pos = get_num(data, pos)
-        if pos != len(data):
-            raise ValueError("turn clock: {} bytes too many".format(len(data) - pos))
-        c.since = now
-        return c
+        from .clockbytes import load  # only where a game resumes
+
+        return load(cls, data, now)
 
 
 def text(ms, mode, short=False):
@@ -203,16 +159,7 @@ def text(ms, mode, short=False):
 
 
 def timed(env, times):
-    # the format 2 envelope: env (format 1, core/records.py) with times, a (seconds, turns)
-    # a seat, after its names
-    at = 6
-    for _ in range(env[5]):
-        at += 1 + env[at]
-    out = bytearray((2,))
-    out.extend(env[1:at])
-    out.append(len(times))
-    for t in times:
-        put_num(out, t[0])
-        put_num(out, t[1])
-    out.extend(env[at:])
-    return bytes(out)
+    # the format 2 envelope: env (format 1, core/records.py) with times (core/clockbytes.py)
+    from .clockbytes import timed as with_times
+
+    return with_times(env, times)

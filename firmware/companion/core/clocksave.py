@@ -8,6 +8,32 @@ from shared_rules._compat import const
 SAVED = const(0xC7)  # the first byte of a save with a clock (a record starts with its format)
 
 
+# the numbers of the clock's state and of a record's times: 7-bit groups, low first (high
+# bit: more follows)
+
+
+def put_num(out, v):
+    while v > 127:
+        out.append(0x80 | (v & 127))
+        v >>= 7
+    out.append(v)
+
+
+def get_num(data, pos):
+    # (value, next position); ValueError when the number is cut short
+    v = 0
+    shift = 0
+    while True:
+        if pos >= len(data) or shift > 35:
+            raise ValueError("turn clock: a number is cut short")
+        b = data[pos]
+        pos += 1
+        v |= (b & 127) << shift
+        shift += 7
+        if not b & 128:
+            return v, pos
+
+
 def wrap(state, record):
     # the save of a game with a clock
     return bytes((SAVED, len(state))) + state + record
