@@ -1,4 +1,4 @@
-"""Helpers the engines share for their saved bytes."""
+"""Helpers the engines share for their saved bytes and the names they number."""
 
 
 def checksum(body):
@@ -22,3 +22,18 @@ def open_state(data, name, version, min_len):
     if data[0] != version:
         raise ValueError("unknown {} state version {}".format(name, data[0]))
 
+
+def loaded(g, data, name):
+    """Engine ``g`` after its body was read from ``data``: the same bytes must come back, so
+    padding or an ordering that to_bytes never writes is refused (ValueError naming it)."""
+    if g.to_bytes() != bytes(data):
+        raise ValueError("{} state is not in canonical form".format(name))
+    return g
+
+
+def index_of(names, name, what):
+    """The index of ``name`` in ``names``; ValueError names the unknown ``what``."""
+    for i in range(len(names)):
+        if names[i] == name:
+            return i
+    raise ValueError("unknown {} {!r}".format(what, name))

@@ -5,7 +5,7 @@ Kept apart from the engine so the device, which restores games by replaying thei
 never compiles it; it imports the engine, and the engine does not import it.
 """
 
-from shared_rules._codec import open_state
+from shared_rules._codec import loaded, open_state
 from shared_rules.aqua_brunch.engine import (
     ASK,
     DEAL,
@@ -48,10 +48,7 @@ def from_bytes(data):
             len(data), 27 + 14 * n))
     g = AquaBrunch(n)
     _load(g, data[:-2])
-    # Padding or ordering that to_bytes never writes.
-    if g.to_bytes() != bytes(data):
-        raise ValueError("Aqua Brunch state is not in canonical form")
-    return g
+    return loaded(g, data, "Aqua Brunch")
 
 
 def _load(g, data):

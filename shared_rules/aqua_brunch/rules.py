@@ -7,6 +7,7 @@ Cards are named ``orca8 orca5 baby octopus walrus shark535 shark626 shark717``; 
 their values ``0 -1 -2 -4``; food cards are their victory-point values.
 """
 
+from shared_rules._codec import index_of
 from shared_rules._compat import const
 
 # Card kinds in a fixed order: the engine stores kinds as these indices.
@@ -30,10 +31,7 @@ _SHARK = {"shark535": (5, 3, 5), "shark626": (6, 2, 6), "shark717": (7, 1, 7)}
 
 def card_index(name):
     """The kind index of a predator card name; ValueError names an unknown card."""
-    for i in range(len(CARDS)):
-        if CARDS[i] == name:
-            return i
-    raise ValueError("unknown predator card {!r}".format(name))
+    return index_of(CARDS, name, "predator card")
 
 
 def _hand(cards):
@@ -64,34 +62,27 @@ def card_strengths(cards):
     # A baby copies the lesser adult orca; alone it is 2.
     baby = min(adults) if adults else 2
     walrus = 2 * walruses
-    # The octopus copies the weakest of the orcas, babies and walruses; never a shark.
+    out = []  # the orcas, babies and walruses; None for the octopus and sharks (below)
     low = None
     for c in cards:
+        v = None
         if c == "orca8" or c == "orca5":
             v = 8 if c == "orca8" else 5
         elif c == "baby":
             v = baby
         elif c == "walrus":
             v = walrus
-        else:
-            continue
-        if low is None or v < low:
+        out.append(v)
+        if v is not None and (low is None or v < low):
             low = v
+    # The octopus copies the weakest of the orcas, babies and walruses; never a shark.
     octopus = 0 if low is None else low
-    out = []
-    for c in cards:
-        if c == "orca8":
-            out.append(8)
-        elif c == "orca5":
-            out.append(5)
-        elif c == "baby":
-            out.append(baby)
-        elif c == "walrus":
-            out.append(walrus)
-        elif c == "octopus":
-            out.append(octopus)
-        else:  # adult orcas do not like sharks
-            out.append(0 if adults else _SHARK[c][sharks - 1])
+    for i in range(3):
+        c = cards[i]
+        if c == "octopus":
+            out[i] = octopus
+        elif out[i] is None:  # adult orcas do not like sharks
+            out[i] = 0 if adults else _SHARK[c][sharks - 1]
     return out
 
 

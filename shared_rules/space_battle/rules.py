@@ -5,6 +5,7 @@ requirement is ``{flavor: amount}``; a dish on the display is ``(requirement, (g
 bronze))`` or None for an empty slot. The score-race engine is in ``space_battle_engine``.
 """
 
+from shared_rules._codec import index_of
 from shared_rules._compat import const
 
 FLAVORS = ("bitter", "savory", "sour", "spicy", "sweet")
@@ -18,10 +19,7 @@ DISPLAY = const(4)
 
 
 def flavor_index(name):
-    for i in range(len(FLAVORS)):
-        if FLAVORS[i] == name:
-            return i
-    raise ValueError("unknown flavor {!r}".format(name))
+    return index_of(FLAVORS, name, "flavor")
 
 
 def card_code(card):
