@@ -33,7 +33,7 @@ from shared_rules.aqua_brunch.rules import (
     strength,
     take_order,
 )
-from shared_rules.protocol import CHANCE, TABLE, TERMINAL
+from shared_rules.protocol import CHANCE, TABLE, TERMINAL, leaders, tie_break_winners
 
 VERSION = const(1)
 ROUNDS = const(6)
@@ -126,11 +126,8 @@ class AquaBrunch:
     def winners(self):
         """Seats with the most points, then the most cards of their own colour (a shared
         victory if still tied). Only meaningful once ``is_over()``."""
-        sc = self.scores()
-        top = max(sc)
-        best = [s for s in range(self.n) if sc[s] == top]
-        own = max(self.own_colour(s) for s in best)
-        return [s for s in best if self.own_colour(s) == own]
+        own = [self.own_colour(s) for s in range(self.n)]
+        return tie_break_winners(leaders(self.scores()), own)
 
     def _order(self):
         foods = [FOOD_VALUES[self.played[s]] for s in range(self.n)]

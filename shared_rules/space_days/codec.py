@@ -71,16 +71,7 @@ class _Reader:
 
     def run(self, what):
         """A length byte and that many card kinds, as a list (checked to be kinds)."""
-        size = self.byte(what + " size", 255)
-        end = self.pos + size
-        if end > len(self.data):
-            raise ValueError("saved Space Days game is truncated (reading {})".format(what))
-        out = list(self.data[self.pos : end])
-        self.pos = end
-        for k in out:
-            if k >= KINDS:
-                raise ValueError("saved Space Days game: bad {} {}".format(what, k))
-        return out
+        return self.block(what, self.byte(what + " size", 255), KINDS - 1)
 
 
 def _bad(msg):

@@ -24,7 +24,11 @@ tuples (missing fields are 0) and names for the op, the card and the day, e.g.
 Rule decisions and options: docs/rules-decisions.md, "Space Days".
 """
 
-from shared_rules.protocol import CHANCE  # current_player() while a card is drawn or stolen
+from shared_rules.protocol import (  # CHANCE: current_player() while a card is drawn or stolen
+    CHANCE,
+    leaders,
+    tie_break_winners,
+)
 from shared_rules.space_days import cards
 from shared_rules.space_days.cards import (
     ACTION,
@@ -232,11 +236,8 @@ class SpaceDays:
     def winners(self):
         """The seats leading after the score and the most-cards tie-break; more than one means
         the game is drawn (the rulebook: play again or agree a draw)."""
-        sc = self.scores()
-        best = max(sc)
-        tied = [p for p in range(self.n) if sc[p] == best]
-        most = max(self.board_cards(p) for p in tied)
-        return [p for p in tied if self.board_cards(p) == most]
+        on_board = [self.board_cards(p) for p in range(self.n)]
+        return tie_break_winners(leaders(self.scores()), on_board)
 
     def winner(self):
         """The winning seat once the game is over; None before the end or on a draw."""
