@@ -31,8 +31,10 @@ from .core.clocksave import Saves
 
 SAVE_MS = 30000  # a running clock is saved this often between moves (docs/records.md: wear)
 HOLD_MS = 1300  # a scoreboard: OK held this long past the long press pauses instead
-# what only starts a clock (clockstart.py: the games' catalog, Settings' byte): let go after
-_ONCE = ("companion.clockstart", "companion.core.catalog", "companion.core.clockset")
+# what only starts a clock (clockstart.py, the games' catalog, Settings' byte, the reading
+# of a saved clock): let go after
+_ONCE = ("companion.clockstart", "companion.core.catalog", "companion.core.clockset",
+         "companion.core.clockbytes")
 
 
 class Clocks:
@@ -66,12 +68,10 @@ class Clocks:
             import sys
 
             had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
-            from .clockstart import attach
+            from .clockstart import attach, drop
 
-            attach(self, top)
-            for name in _ONCE:
-                if name not in had:
-                    drop(sys, name)
+            attach(self, top, had)
+            drop(sys, "companion.clockstart", had)
         if self.view is not None:
             self.view.place()
 
@@ -94,16 +94,3 @@ class Clocks:
         from .core.clockbytes import timed
 
         return timed(env, self.view.record())
-
-
-def drop(sys, name):
-    # as loader.unload (not imported for this: a game's VM has let it go), on the device
-    # only (on a PC the tests share the modules)
-    if sys.implementation.name == "cpython" or name not in sys.modules:
-        return
-    del sys.modules[name]
-    dot = name.rfind(".")
-    try:
-        delattr(sys.modules[name[:dot]], name[dot + 1:])
-    except (AttributeError, KeyError):
-        pass

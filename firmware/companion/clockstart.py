@@ -2,22 +2,30 @@
 # comes on top, and let go (with the catalog and Settings' byte) once the clock is made: what
 # runs is in clockview.py.
 
-from .clockview import MSG_PAUSED, Clock, _seats
-from .core.clock import NONE, TurnClock
+import sys
 
 
-def attach(clocks, screen):
+def attach(clocks, screen, had):
     # Give a game screen its clock: the one saved with its game, else a new one as Settings
     # say; none (screen.clock False) when the clock is off, or for a screen that is no
     # recorded game (the strength calculator keeps an Aqua Brunch id and is no registry game).
+    # ``had``: the modules loaded before (companion/clock.py), kept; the others let go as
+    # soon as they are done with, so that the clock's own code comes into the most room.
     from .core.catalog import about, index
 
     app = screen.app
     game = screen.game
     screen.clock = False
     row = about(game.game_id) if index(game.game_id) == getattr(game, "index", -1) else None
-    if row is None or row.get("recorded") is False:
+    table = row is not None and bool(row.get("parent"))  # a scoreboard: passed on by hand
+    off = row is None or row.get("recorded") is False
+    del about, index, row
+    drop(sys, "companion.core.catalog", had)  # the game plays on without it
+    if off:
         return
+    from .clockview import MSG_PAUSED, Clock, _seats
+    from .core.clock import NONE, TurnClock
+
     now = app.hw.clock()
     tc = None
     state = app.store.clock_of(game.game_id, game.to_bytes())
@@ -27,15 +35,18 @@ def attach(clocks, screen):
             tc.paused = True  # resumed: it goes on when the players are back
         except ValueError:
             app.notify("Clock unreadable - a new one")
+        drop(sys, "companion.core.clockbytes", had)  # (what read it: again at the game's end)
     fresh = tc is None
     if fresh:
         from .core.clockset import setting
 
         mode, minutes, bonus = setting(app.settings.clock)
+        del setting
+        drop(sys, "companion.core.clockset", had)
         if not mode:
             return
         tc = TurnClock(mode, minutes * 60, bonus, _seats(game))
-    view = screen.clock = Clock(clocks, screen, tc, bool(row.get("parent")), now)
+    view = screen.clock = Clock(clocks, screen, tc, table, now)
     if not fresh:
         if tc.seat != NONE:
             app.notify(MSG_PAUSED)
@@ -44,3 +55,16 @@ def attach(clocks, screen):
     else:
         view.follow()
         app.notify("Clock on: hold OK to pause")
+
+
+def drop(sys, name, had):
+    # as loader.unload (not imported for this: a game's VM has let it go), on the device
+    # only (on a PC the tests share the modules), unless it was loaded before (in ``had``)
+    if sys.implementation.name == "cpython" or name not in sys.modules or name in had:
+        return
+    del sys.modules[name]
+    dot = name.rfind(".")
+    try:
+        delattr(sys.modules[name[:dot]], name[dot + 1:])
+    except (AttributeError, KeyError):
+        pass
