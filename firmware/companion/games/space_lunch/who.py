@@ -66,6 +66,7 @@ class FirstPlayer(ListScreen):
             # its widgets go now, whatever may still point at this screen while the game's
             # screen is built (the heap is tightest then)
             self.group.pop()
+        self.bar = self.menu = None
         self.begin(seat)
 
     def tick(self, now):
