@@ -217,3 +217,24 @@ class EngineGame(Game):
 
     def scores(self):
         return self.engine.scores()
+
+
+class TableScore(Game):
+    """A scoreboard the table fills in (Space Battle's race, Space Days' scoring): the leaders
+    on points win; a tie is broken by one more entry for each tied seat in seat order
+    (``self.ties``, -1 until given), then shared. A subclass says when the points are all in
+    (``scored()``)."""
+
+    def tied(self):
+        return leaders(self.scores())
+
+    def asking(self):
+        """The tied seat whose tie-break entry the table is asked for, or None."""
+        if not self.scored():
+            return None
+        return tie_break_wanted(self.tied(), self.ties)
+
+    def winners(self):
+        if not self.is_terminal():
+            return []
+        return tie_break_winners(self.tied(), self.ties)

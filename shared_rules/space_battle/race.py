@@ -16,14 +16,7 @@ back to the start player). Still tied after the flavours: a shared win. The serv
 """
 
 from shared_rules._compat import const
-from shared_rules.protocol import (
-    TABLE,
-    TERMINAL,
-    Game,
-    leaders,
-    tie_break_wanted,
-    tie_break_winners,
-)
+from shared_rules.protocol import TABLE, TERMINAL, TableScore
 
 FLAVORS = ("bitter", "savory", "sour", "spicy", "sweet")  # space_battle_lunchtime's order
 
@@ -77,7 +70,7 @@ def best_for_dish(hand, need, points):
     return best, [hand[i] for i in best.cards]
 
 
-class BattleRace(Game):
+class BattleRace(TableScore):
     game_id = "battle_race"
     index = 6
     defaults = (2, 0)  # players; the start player (a seat). A record of one setting: seat 0
@@ -95,17 +88,11 @@ class BattleRace(Game):
         self.turn = self.first  # whose turn
         self.turns = [0] * n  # turns completed
         self.mid = False  # a turn under way (points added, the turn goes on)
-        self.flavours = [-1] * n  # the tie-break entries
+        self.ties = [-1] * n  # the flavours in hand, the tie-break
         self.over = False
 
-    def tied(self):
-        return leaders(self.points)
-
-    def asking(self):
-        """The seat whose flavours the tie-break waits for, or None."""
-        if not self.ended():
-            return None
-        return tie_break_wanted(self.tied(), self.flavours)
+    def scored(self):
+        return self.ended()
 
     def ended(self):
         """The race is run: someone has 21 and the round is complete."""
@@ -129,7 +116,7 @@ class BattleRace(Game):
             s = self.asking()
             if s is None or a < FLAVOUR:
                 raise ValueError("the race is over")
-            self.flavours[s] = a - FLAVOUR
+            self.ties[s] = a - FLAVOUR
             return
         if a >= FLAVOUR:
             raise ValueError("the flavour tie-break comes at the end")
@@ -139,11 +126,6 @@ class BattleRace(Game):
         if a < MORE:
             self.turns[self.turn] += 1
             self.turn = (self.turn + 1) % self.n
-
-    def winners(self):
-        if not self.is_terminal():
-            return []
-        return tie_break_winners(self.tied(), self.flavours)
 
     def scores(self):
         return list(self.points)

@@ -18,14 +18,7 @@ Decisions: docs/scoring.md.
 """
 
 from shared_rules._compat import const
-from shared_rules.protocol import (
-    TABLE,
-    TERMINAL,
-    Game,
-    leaders,
-    tie_break_wanted,
-    tie_break_winners,
-)
+from shared_rules.protocol import TABLE, TERMINAL, TableScore
 from shared_rules.space_days.cards import (
     ACTION,
     CARDS,
@@ -52,7 +45,7 @@ def fits(kind, day):
     return not c[3] & ACTION and c[2] >> day & 1
 
 
-class DaysScore(Game):
+class DaysScore(TableScore):
     game_id = "days_score"
     index = 7
     defaults = (2,)
@@ -62,7 +55,7 @@ class DaysScore(Game):
         n = self.params[0]
         self.n = n
         self.tops = [[] for _ in range(n)]  # per seat, the entered days: kind or -1 (empty)
-        self.counts = [-1] * n
+        self.ties = [-1] * n  # the cards on each board, the tie-break
 
     def entering(self):
         """``(seat, day)`` being entered, or None when every board is in."""
@@ -86,14 +79,8 @@ class DaysScore(Game):
                 m += 2 if k == GASEOUS_CLOUD else 1
         return m
 
-    def tied(self):
-        return leaders(self.scores())
-
-    def asking(self):
-        """The tied seat whose card count is wanted, or None."""
-        if self.entering() is not None:
-            return None
-        return tie_break_wanted(self.tied(), self.counts)
+    def scored(self):
+        return self.entering() is None
 
     def current_player(self):
         e = self.entering()
@@ -126,12 +113,7 @@ class DaysScore(Game):
             raise ValueError("the scores are in")
         if a - COUNT < self.min_cards(s):
             raise ValueError("that board holds at least {} cards".format(self.min_cards(s)))
-        self.counts[s] = a - COUNT
-
-    def winners(self):
-        if not self.is_terminal():
-            return []
-        return tie_break_winners(self.tied(), self.counts)
+        self.ties[s] = a - COUNT
 
     def scores(self):
         return [self.score(s) for s in range(self.n)]
