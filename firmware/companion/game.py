@@ -14,6 +14,7 @@ from .screens import ConfirmDialog, Screen
 MSG_UNDONE = "Undone"
 MSG_NO_UNDO = "Nothing to undo"
 MSG_TOO_LONG = "Game too long to save"
+MSG_FULL = "Memory full: pull games"  # the next game's record pushes out the oldest
 
 
 class GameScreen(Screen):
@@ -128,8 +129,13 @@ class GameScreen(Screen):
         self.app.notify(MSG_UNDONE)
 
     def keep_record(self):
-        """Keep the game's record for the host (a Let's Do Lunch game inside a match)."""
-        self.app.keep_record(self.game.to_bytes())
+        """Keep the game's record for the host (a Let's Do Lunch game inside a match). The
+        memory warning before a match counts one record; a match keeps one a game, so when
+        the next would push out a game not pulled yet, say so now."""
+        record = self.game.to_bytes()
+        self.app.keep_record(record)
+        if self.app.store.room(len(record)) == 0:
+            self.app.warn(MSG_FULL)
 
     def finished(self):
         """The game is over: keep its record and put the result in this screen's place. The
