@@ -21,7 +21,8 @@ from shared_rules import games
 
 __all__ = ("watching",)  # the fixture the Watch simulator needs (autouse)
 
-CUT = " shot:end reset wait:3000 shot:cut"
+# the screenshots go to the test's own folder (a bare name would be written where pytest runs)
+CUT = " shot:{0}/end.png reset wait:3000 shot:{0}/cut.png"
 
 
 def store(nvm):
@@ -62,9 +63,10 @@ GAMES = {"space_lunch": space_lunch_solo, "space_lunch duel": space_lunch_duel,
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_cut_on_the_end_screen_comes_back_to_it_and_new_game_plays_again(
-        name, profile, simulate, nvm):
+        name, profile, simulate, nvm, tmp_path):
     script, want = GAMES[name]()
-    sim = simulate(profile, script + CUT + " ok wait:1000 shot:again", nvm, cls=Watch)
+    sim = simulate(profile, script + CUT.format(tmp_path) + " ok wait:1000 shot:{}/again.png"
+                   .format(tmp_path), nvm, cls=Watch)
     end, cut, again = sim.captures[-3:]
     assert end["texts"] == cut["texts"], (end["texts"], cut["texts"])
     assert cut["problems"] == []
@@ -95,11 +97,11 @@ def test_a_cut_on_the_end_screen_comes_back_to_it_and_new_game_plays_again(
 
 
 @pytest.mark.parametrize("end", ["menu", "back"])
-def test_leaving_the_end_screen_forgets_it(end, profile, simulate, nvm):
+def test_leaving_the_end_screen_forgets_it(end, profile, simulate, nvm, tmp_path):
     """Menu or Back on the end screen: the menu, the end's save gone, so the next power-on
     is the plain menu (no end screen again, no "Resume game?")."""
     keys = {"menu": " next ok", "back": " back"}[end]
-    sim = simulate(profile, stack.SCOREBOARDS["days_score"]() + CUT + keys
+    sim = simulate(profile, stack.SCOREBOARDS["days_score"]() + CUT.format(tmp_path) + keys
                    + " wait:500 reset wait:3000", nvm)
     t = sim.texts()
     assert t[0] == "Lunchbox" and "Resume game?" not in t, t
