@@ -45,6 +45,7 @@ class Clocks:
     def __init__(self, app):
         self.app = app
         self.view = None  # the Clock of the game on screen
+        self.due = None  # the game screen on top that gets its clock at the next tick
         if getattr(app.store, "clock_of", None) is None:
             app.store = Saves(app.store)
         app.store.wrap = self._wrap
@@ -57,27 +58,42 @@ class Clocks:
         return payload
 
     def place(self):
-        # the top screen changed: a game screen (game.py) gets its clock, a game left gives it
-        # back (a game that is over: at the next tick, once its record is kept)
+        # the top screen changed: a game screen (game.py) gets its clock at the next tick, a
+        # game left gives it back (a game that is over: at the next tick, once its record is
+        # kept)
         app = self.app
         view = self.view
         if view is not None and view.screen not in app.stack and not view.screen.ended:
             view.leave()
         top = app.top
+        self.due = None
         if self.view is None and hasattr(top, "ended") and getattr(top, "clock", None) is None:
-            import sys
-
-            had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
-            from .clockstart import attach, drop
-
-            attach(self, top, had)
-            drop(sys, "companion.clockstart", had)
+            self.due = top
         if self.view is not None:
             self.view.place()
 
     def tick(self, now):
+        due = self.due
+        if due is not None:
+            self.due = None
+            if due is self.app.top and self.view is None:
+                self._attach(due)
         if self.view is not None:
             self.view.tick(now, SAVE_MS, HOLD_MS)
+
+    def _attach(self, screen):
+        # Not at ``place``: a game's screen is pushed while the code that built it still
+        # holds what it built from (a game's new-game lists, Space Lunch's entry.py); by the
+        # tick after, that is let go, and the clock's code comes into that room too.
+        import sys
+
+        had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
+        from .clockstart import attach, drop
+
+        attach(self, screen, had)
+        drop(sys, "companion.clockstart", had)
+        if self.view is not None:
+            self.view.place()
 
     def press(self, event):
         # True when the event is the clock's: a long OK on its game's screen
