@@ -9,8 +9,8 @@ from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 HEAVY = ("companion.clockview", "companion.clockstart", "companion.clockcorner",
-         "companion.core.clock", "companion.core.clockbytes", "companion.core.clockset",
-         "companion.core.catalog", "companion.ui")
+         "companion.clockrare", "companion.core.clock", "companion.core.clockbytes",
+         "companion.core.clockset", "companion.core.catalog", "companion.ui")
 
 
 def test_the_apps_start_loads_only_the_light_part():
@@ -23,23 +23,17 @@ def test_the_apps_start_loads_only_the_light_part():
         assert name not in loaded, name
 
 
-def _board_sys(modules):
-    return types.SimpleNamespace(implementation=types.SimpleNamespace(name="circuitpython"),
-                                 modules=modules)
+def test_what_starts_a_clock_is_let_go_unless_it_was_loaded_before(monkeypatch):
+    from companion.core.clocksave import let_go
 
-
-def test_what_starts_a_clock_is_let_go_unless_it_was_loaded_before():
-    from companion.clockstart import drop
-
-    core = types.SimpleNamespace(catalog=object(), clockset=object())
-    mods = {"companion.core": core, "companion.core.catalog": core.catalog,
-            "companion.core.clockset": core.clockset}
-    board = _board_sys(mods)
-    drop(board, "companion.core.catalog", [])
-    drop(board, "companion.core.clockset", ["companion.core.clockset"])  # the menu's, kept
-    drop(board, "companion.core.clockbytes", [])  # not loaded: nothing to do
-    assert "companion.core.catalog" not in mods and not hasattr(core, "catalog")
-    assert "companion.core.clockset" in mods and hasattr(core, "clockset")
-    pc = types.SimpleNamespace(implementation=sys.implementation, modules=mods)
-    drop(pc, "companion.core.clockset", [])
-    assert "companion.core.clockset" in mods  # a PC keeps them
+    pkg = types.SimpleNamespace(once=object(), kept=object())
+    for name, mod in (("pkg", pkg), ("pkg.once", pkg.once), ("pkg.kept", pkg.kept)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    let_go("pkg.once")  # a PC keeps them: the tests share the modules
+    assert "pkg.once" in sys.modules
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
+    let_go("pkg.once")
+    let_go("pkg.kept", ["pkg.kept"])  # loaded before (the menu's VM): kept
+    let_go("pkg.gone")  # not loaded: nothing to do
+    assert "pkg.once" not in sys.modules and not hasattr(pkg, "once")
+    assert "pkg.kept" in sys.modules and hasattr(pkg, "kept")

@@ -27,12 +27,13 @@
 #   power cut loses at most those 30 s. Its times go into the game's record (``timed``).
 
 from .core.buttons import LONG, OK
-from .core.clocksave import Saves
+from .core.clocksave import Saves, let_go
 
 SAVE_MS = 30000  # a running clock is saved this often between moves (docs/records.md: wear)
 HOLD_MS = 1300  # a scoreboard: OK held this long past the long press pauses instead
 # what only starts a clock (clockstart.py, the games' catalog, Settings' byte, the reading
 # of a saved clock): let go after
+RARE = "companion.clockrare"  # (as clockview.RARE) its now-and-then part: let go after use
 _ONCE = ("companion.clockstart", "companion.core.catalog", "companion.core.clockset",
          "companion.core.clockbytes")
 
@@ -64,7 +65,10 @@ class Clocks:
         app = self.app
         view = self.view
         if view is not None and view.screen not in app.stack and not view.screen.ended:
-            view.leave()
+            from .clockrare import leave
+
+            leave(view)
+            let_go(RARE)
         top = app.top
         self.due = None
         if self.view is None and hasattr(top, "ended") and getattr(top, "clock", None) is None:
@@ -88,10 +92,11 @@ class Clocks:
         import sys
 
         had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
-        from .clockstart import attach, drop
+        from .clockstart import attach
 
         attach(self, screen, had)
-        drop(sys, "companion.clockstart", had)
+        let_go("companion.clockstart", had)
+        let_go(RARE)  # (a resumed clock's message)
         if self.view is not None:
             self.view.place()
 
@@ -100,13 +105,19 @@ class Clocks:
         view = self.view
         if event[0] != OK or event[1] != LONG or view is None or self.app.top is not view.screen:
             return False
-        view.press()
+        from .clockrare import press
+
+        press(view)
+        let_go(RARE)
         return True
 
     def timed(self, env):
         # a finished game's envelope, with each seat's time when its game has a clock
         if self.view is None:
             return env
+        from .clockrare import record
         from .core.clockbytes import timed
 
-        return timed(env, self.view.record())
+        env = timed(env, record(self.view))
+        let_go(RARE)
+        return env

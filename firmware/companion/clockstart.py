@@ -2,7 +2,7 @@
 # comes on top, and let go (with the catalog and Settings' byte) once the clock is made: what
 # runs is in clockview.py.
 
-import sys
+from .core.clocksave import let_go
 
 
 def attach(clocks, screen, had):
@@ -20,10 +20,10 @@ def attach(clocks, screen, had):
     table = row is not None and bool(row.get("parent"))  # a scoreboard: passed on by hand
     off = row is None or row.get("recorded") is False
     del about, index, row
-    drop(sys, "companion.core.catalog", had)  # the game plays on without it
+    let_go("companion.core.catalog", had)  # the game plays on without it
     if off:
         return
-    from .clockview import MSG_PAUSED, Clock, _seats
+    from .clockview import Clock, _seats
     from .core.clock import NONE, TurnClock
 
     now = app.hw.clock()
@@ -35,36 +35,25 @@ def attach(clocks, screen, had):
             tc.paused = True  # resumed: it goes on when the players are back
         except ValueError:
             app.notify("Clock unreadable - a new one")
-        drop(sys, "companion.core.clockbytes", had)  # (what read it: again at the game's end)
+        let_go("companion.core.clockbytes", had)  # (what read it: again at the game's end)
     fresh = tc is None
     if fresh:
         from .core.clockset import setting
 
         mode, minutes, bonus = setting(app.settings.clock)
         del setting
-        drop(sys, "companion.core.clockset", had)
+        let_go("companion.core.clockset", had)
         if not mode:
             return
         tc = TurnClock(mode, minutes * 60, bonus, _seats(game))
     view = screen.clock = Clock(clocks, screen, tc, table, now)
     if not fresh:
         if tc.seat != NONE:
+            from .clockrare import MSG_PAUSED  # (let go after: companion/clock.py)
+
             app.notify(MSG_PAUSED)
     elif view.table:
         app.notify("Clock: hold OK to pass it on")
     else:
         view.follow()
         app.notify("Clock on: hold OK to pause")
-
-
-def drop(sys, name, had):
-    # as loader.unload (not imported for this: a game's VM has let it go), on the device
-    # only (on a PC the tests share the modules), unless it was loaded before (in ``had``)
-    if sys.implementation.name == "cpython" or name not in sys.modules or name in had:
-        return
-    del sys.modules[name]
-    dot = name.rfind(".")
-    try:
-        delattr(sys.modules[name[:dot]], name[dot + 1:])
-    except (AttributeError, KeyError):
-        pass

@@ -1,14 +1,15 @@
 # The turn clock of the game on screen (companion/clock.py says what it does): imported
 # when a game's screen with a clock first comes on top, after that screen is built.
 
-from .core.buttons import OK, ticks_diff
+from .core.buttons import ticks_diff
 from .core.clock import CHESS, NONE, WARN_MS, text, wrap
+from .core.clocksave import let_go
 from .ui import TitleBar
 from .ui import text as label
 
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
-MSG_PAUSED = "Clock paused: hold OK to go on"
+RARE = "companion.clockrare"  # what it does now and then: loaded for that, let go after
 
 
 def _seats(game):
@@ -63,60 +64,10 @@ class Clock:
             tc.turn(seat, self.now(), ticks_diff)
         self._texts(self.now())
 
-    def press(self):
-        # a long OK: pause or go on; a scoreboard's running clock waits for the release
-        # (tick: a pass) or for OK held on (a pause)
-        tc = self.tc
-        now = self.now()
-        if tc.paused:
-            tc.resume(now)
-            self.app.notify("Clock goes on")
-        elif self.table:
-            self.hold = now
-            return
-        else:
-            tc.pause(now, ticks_diff)
-            self.app.notify(MSG_PAUSED)
-        self._saved(now)
-
-    def stop(self):
-        self.tc.stop(self.now(), ticks_diff)
-        self._unwarn()
-        self._texts(self.now())
-
-    def record(self):
-        # each seat's (seconds, turns) since the last record (at the end, the last turn
-        # complete and nothing running)
-        if self.screen.game.is_terminal():
-            self.stop()
-        else:
-            self.follow()
-        return self.tc.record(self.now(), ticks_diff)
-
     def wrap(self, record):
         self.follow()
         self.saved_at = now = self.now()  # the next save of the running clock from here
         return wrap(self.tc.to_bytes(now, ticks_diff), record)
-
-    def leave(self):
-        # its game screen left the stack: saved as it stands, paused (unless over), and gone
-        screen = self.screen
-        tc = self.tc
-        if not screen.ended:
-            if tc.running():
-                tc.pause(self.now(), ticks_diff)
-            screen.suspend()
-        self.app.d.root.remove(self.lab)
-        self._unwarn()
-        screen.clock = None  # shown again, it takes its clock from the save
-        if self.clocks.view is self:
-            self.clocks.view = None
-        if TitleBar.clock is self:
-            TitleBar.clock = None
-        bar = self.bar
-        self.bar = None
-        if bar is not None and bar is TitleBar.top:
-            bar.relayout()  # the cells it kept go back to the title
 
     def _saved(self, now):
         self.saved_at = now
@@ -129,23 +80,17 @@ class Clock:
         # (companion/clock.py's SAVE_MS and HOLD_MS)
         app = self.app
         screen = self.screen
-        if screen not in app.stack:
-            self.leave()  # its game was left, or is over and its record kept
-            return
         tc = self.tc
-        if tc.seat != NONE and screen.game.is_terminal():
-            self.stop()  # over, shown on the game's own screen: nothing runs
-        if self.hold is not None:
-            if app.buttons._down[OK] is None:  # let go (core/buttons.py): the next player's
-                self.hold = None
-                tc.turn(tc.next_seat(), now, ticks_diff)
-                app.notify("Clock: " + app.settings.names[tc.seat])
-                self._saved(now)
-            elif ticks_diff(now, self.hold) >= hold_ms:
-                self.hold = None
-                tc.pause(now, ticks_diff)
-                app.notify(MSG_PAUSED)
-                self._saved(now)
+        if screen not in app.stack or tc.seat != NONE and screen.game.is_terminal() or (
+                self.hold is not None):
+            # its game was left, or is over (its record kept, or not yet: shown on the game's
+            # own screen, nothing runs), or a scoreboard's OK held long
+            from .clockrare import now_and_then
+
+            now_and_then(self, now, hold_ms)
+            let_go(RARE)
+            if self.clocks.view is not self:
+                return
         if tc.running() and ticks_diff(now, self.saved_at) >= save_ms:
             self._saved(now)
         self._texts(now)
@@ -174,13 +119,6 @@ class Clock:
             self.warned = want
             leds.show(self.kept if want is None else [want] * max(1, leds.n))
             self.lit = leds.frame
-
-    def _unwarn(self):
-        if self.warned is not None:
-            self.warned = None
-            leds = self.app.leds
-            if leds.frame == self.lit:  # the clock's colour still on: the game's again
-                leds.show(self.kept)
 
     def _texts(self, now):
         # the texts again when the second shown has changed
