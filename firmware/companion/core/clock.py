@@ -23,7 +23,7 @@
 
 from shared_rules._compat import const
 
-from .clocksave import SAVED, Saves, get_num, put_num, unwrap, wrap  # noqa: F401  (here too)
+from .clocksave import SAVED, Saves, put_num, unwrap, wrap  # noqa: F401  (here too)
 
 # as core/clockset.py says (not imported for them: a game's VM needs nothing else of it)
 COUNT_UP = const(1)
@@ -39,10 +39,8 @@ class TurnClock:
     __slots__ = ("mode", "limit", "bonus", "seat", "paused", "since", "bank", "used", "turns")
 
     def __init__(self, mode, limit_s, bonus_s, n):
-        if mode != COUNT_UP and mode != CHESS:
-            raise ValueError("turn clock: unknown mode {}".format(mode))
-        if not 1 <= n <= MAX_SEATS:
-            raise ValueError("turn clock: {} seats".format(n))
+        # mode COUNT_UP or CHESS, 1..MAX_SEATS seats: as Settings' byte and the games give
+        # them (saved bytes are checked where they are read: core/clockbytes.py)
         self.mode = mode
         self.limit = limit_s
         self.bonus = bonus_s if mode == CHESS else 0

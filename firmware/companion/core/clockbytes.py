@@ -4,11 +4,30 @@
 
 from shared_rules._compat import const
 
-from .clocksave import get_num, put_num
+from .clocksave import put_num
 
-NONE = const(255)  # as core/clock.py (not imported from it: it imports this)
+# as core/clock.py (not imported from it: it imports this)
+COUNT_UP = const(1)
+CHESS = const(2)
+NONE = const(255)
+MAX_SEATS = const(7)
 _VERSION = const(1)
 _PAUSED = const(0x80)
+
+
+def get_num(data, pos):
+    # (value, next position); ValueError when the number is cut short
+    v = 0
+    shift = 0
+    while True:
+        if pos >= len(data) or shift > 35:
+            raise ValueError("turn clock: a number is cut short")
+        b = data[pos]
+        pos += 1
+        v |= (b & 127) << shift
+        shift += 7
+        if not b & 128:
+            return v, pos
 
 
 def load(cls, data, now):
@@ -16,9 +35,14 @@ def load(cls, data, now):
     if len(data) < 6 or data[0] != _VERSION:
         raise ValueError("turn clock: unknown version or too short")
     n = data[2]
+    mode = data[1] & 127
+    if mode != COUNT_UP and mode != CHESS:
+        raise ValueError("turn clock: unknown mode {}".format(mode))
+    if not 1 <= n <= MAX_SEATS:
+        raise ValueError("turn clock: {} seats".format(n))
     limit, pos = get_num(data, 4)
     bonus, pos = get_num(data, pos)
-    c = cls(data[1] & 127, limit, bonus, n)
+    c = cls(mode, limit, bonus, n)
     c.paused = bool(data[1] & _PAUSED)
     seat = data[3]
     if seat != NONE and seat >= n:

@@ -2,7 +2,7 @@
 clock (portable: the host reads records with the device's own code; the board writes them,
 core/clock.py's ``timed``, and never reads them back)."""
 
-from .clock import MAX_SEATS, get_num
+from .clockbytes import MAX_SEATS, get_num
 
 
 def untimed(payload):

@@ -9,7 +9,7 @@ SAVED = const(0xC7)  # the first byte of a save with a clock (a record starts wi
 
 
 # the numbers of the clock's state and of a record's times: 7-bit groups, low first (high
-# bit: more follows)
+# bit: more follows; read back by core/clockbytes.py)
 
 
 def put_num(out, v):
@@ -17,21 +17,6 @@ def put_num(out, v):
         out.append(0x80 | (v & 127))
         v >>= 7
     out.append(v)
-
-
-def get_num(data, pos):
-    # (value, next position); ValueError when the number is cut short
-    v = 0
-    shift = 0
-    while True:
-        if pos >= len(data) or shift > 35:
-            raise ValueError("turn clock: a number is cut short")
-        b = data[pos]
-        pos += 1
-        v |= (b & 127) << shift
-        shift += 7
-        if not b & 128:
-            return v, pos
 
 
 def wrap(state, record):
