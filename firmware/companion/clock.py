@@ -92,6 +92,9 @@ class Clocks:
         import sys
 
         had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
+        # the code that stays first, while the heap has its largest free runs (after the
+        # game's screen those are few): then what only starts the clock
+        from . import clockview  # noqa: F401
         from .clockstart import attach
 
         attach(self, screen, had)
@@ -99,6 +102,9 @@ class Clocks:
         let_go(RARE)  # (a resumed clock's message)
         if self.view is not None:
             self.view.place()
+        else:  # no clock for this screen (a calculator, or Settings say off)
+            let_go("companion.clockview")
+            let_go("companion.core.clock")
 
     def press(self, event):
         # True when the event is the clock's: a long OK on its game's screen
