@@ -26,7 +26,6 @@ JOBS = [(f, p) for f in heap_flows.FLOWS for p in ("pico-display-pack", "pico-ss
 _CLOCK = "the turn clock's code beside the two-player screen (docs/firmware.md)"
 OVER = {
     ("space_lunch two players, chess clock", "pico-display-pack"): _CLOCK,
-    ("space_lunch two players, chess clock", "pico-ssd1306-5btn"): _CLOCK,
 }
 
 
