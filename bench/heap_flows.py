@@ -154,7 +154,7 @@ FLOWS = [
 ]
 
 
-# Issue 15, the table scoreboards (docs/scoring.md). Keys worked out with tests/scorekeys.py
+# The table scoreboards (docs/scoring.md). Keys worked out with tests/scorekeys.py
 # from seeded entries: a 7-player Aqua Brunch round, a whole 3-player game, a 5-player race
 # to 21 with a serve check in it, a 5-player Space Days scoring with "Can I play here?".
 _SB_AQ7 = (

@@ -1,4 +1,5 @@
-"""Let's Do Lunch: how much better than greedy can any computer player be? (issue #4's 65%)
+"""Let's Do Lunch: how much better than greedy can any computer player be? (the 65% goal:
+docs/lets-do-lunch.md)
 
 Run from the repo root: ``.venv/bin/python bench/lets_do_lunch_ceiling.py [--games N]
 [--positions P --n1 N1 --n2 N2]``. Needs a C compiler (``cc``, or ``CC``); takes about two minutes

@@ -1,4 +1,5 @@
-"""Button presses of the table scoreboards (issue 15), over seeded inputs, through the simulator.
+"""Button presses of the table scoreboards (docs/scoring.md), over seeded inputs, through the
+simulator.
 
 Run from the repo root: .venv/bin/python bench/scoring_presses.py [games]
 

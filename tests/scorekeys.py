@@ -1,4 +1,4 @@
-"""Key scripts for the table scoreboards (issue 15): the presses a player makes to enter an
+"""Key scripts for the table scoreboards (docs/scoring.md): the presses a player makes to enter an
 action, worked out from a shadow copy of the rules object the way the screen lays out its list
 (firmware/companion/games/: aqua_brunch/score.py, space_battle/entry.py, space_days/entry.py).
 Used by the simulator tests and bench/scoring_presses.py. The list wraps, so the shortest way

@@ -20,8 +20,9 @@ from shared_rules.space_lunch.rules import (
     decode,
 )
 
-# 10,000 games per difficulty, each round-tripped through its saved bytes at every step, as issue 5
-# asks: about a minute per difficulty on one core (make test spreads them over the cores).
+# 10,000 games per difficulty, each round-tripped through its saved bytes at every step
+# (docs/space-lunch.md): about a minute per difficulty on one core (make test spreads them
+# over the cores).
 # For a quick local run: SPACE_LUNCH_GAMES=500 SPACE_LUNCH_ROUND_TRIP_EVERY=5.
 GAMES = int(os.environ.get("SPACE_LUNCH_GAMES", "10000"))
 HINT_GAMES = int(os.environ.get("SPACE_LUNCH_HINT_GAMES", "60"))

@@ -19,7 +19,7 @@ END = "<!-- END GENERATED -->"
 
 GND_PINS = [n for n, label in pins.PICO_HEADER if label == "GND"]
 
-# What each logical button does everywhere in the UI (docs/design.md, issue 6).
+# What each logical button does everywhere in the UI (docs/design.md).
 ROLE_HELP = {
     "prev": "previous item / move left or up; held: repeats",
     "next": "next item / move right or down; held: repeats",
