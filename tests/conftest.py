@@ -24,10 +24,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import pytest  # noqa: E402 (after the paths and SDL settings)
-
-# The two reference displays (hardware/profiles/): a colour TFT with 4 buttons, a mono OLED
-# with 5. Every screen test runs on both: their sizes and button sets differ.
-DISPLAYS = ("pico-display-pack", "pico-ssd1306-5btn")
+from profiles_under_test import PROFILES  # noqa: E402 (the reference displays)
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +42,7 @@ def no_mpy_cross_from_outside(monkeypatch, tmp_path_factory):
 
 # --- the simulator ---------------------------------------------------------------------------
 
-@pytest.fixture(params=DISPLAYS)
+@pytest.fixture(params=PROFILES)
 def profile(request):
     """Each reference display in turn."""
     return request.param

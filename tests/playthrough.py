@@ -34,7 +34,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 PREV, NEXT, OK, BACK, UNDO = 0, 1, 2, 3, 4
 WORDS = ("prev", "next", "ok", "back", "undo")
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 STEP_MS = 25
 LONG_MS = 1000
 # the names a host pushed (Settings > Player names holds the same list)

@@ -6,6 +6,7 @@ in one power-on) is tests/test_cp_lane_soak.py. How the lane works: tests/cplane
 
 import cplane
 import pytest
+from profiles_under_test import PROFILES
 
 # every game's first real screen from the menu, and Back to the menu (a fresh VM each way;
 # back from a game the menu's cursor is on that game, so each game is one step on)
@@ -16,7 +17,6 @@ OPEN_EACH = [
     ("next ok ok ok", "RaceScreen"),
     ("next ok ok", "DaysScreen"),
 ]
-PROFILES = ["pico-display-pack", "pico-ssd1306-5btn"]
 
 
 def open_each_words():

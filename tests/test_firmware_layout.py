@@ -7,7 +7,7 @@ import pytest
 from lunchbox import profiles
 from lunchbox.sim_inspect import walk
 
-ALL_PROFILES = profiles.list_profiles()  # the Pico 2 builds too: the same screens, checked
+EVERY_PROFILE = profiles.list_profiles()  # the Pico 2 builds too: the same screens, checked
 AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
 HAND = "ok next*6 ok next*7 ok next*8 ok "  # Shark 6/2/6, Shark 7/1/7 twice: the longest names
 SETTINGS = "next*6 ok "  # menu row 6 (row 5 is First player)
@@ -60,7 +60,7 @@ def check(sim, marker):
             assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h, (x0, y0, x1, y1)
 
 
-@pytest.mark.parametrize("profile", ALL_PROFILES)
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
 @pytest.mark.parametrize("name,script,marker", SCREENS, ids=[s[0] for s in SCREENS])
 def test_screen_layout(profile, name, script, marker, simulate, nvm):
     check(simulate(profile, script, nvm), marker)

@@ -11,7 +11,6 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator  # after the SDL settings
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 # menu rows: 0 Space Lunch, 1 Let's Do Lunch, 2 Aqua Brunch, 3 Space Battle, 4 Space Days,
 # 5 First player, 6 Settings
 TO_AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list
@@ -24,16 +23,6 @@ def pick(*cards):
     for card in cards:
         words += ["next"] * (CARDS.index(card) + 1) + ["ok"]
     return " ".join(words) + " "
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
-
-
-@pytest.fixture
-def nvm(tmp_path):
-    return str(tmp_path / "nvm.bin")
 
 
 def run(profile, script, nvm=None, **kw):

@@ -18,7 +18,8 @@ import re
 
 import pytest
 from _flash import FlashNVM
-from playthrough import OK, PREV, PROFILES, Policy, Table
+from playthrough import OK, PREV, Policy, Table
+from profiles_under_test import PROFILES
 
 from companion.core import store as st
 from companion.core.nvmlog import OVERHEAD

@@ -4,7 +4,8 @@ failure names the seed and the keys that reproduce it. The long runs: test_playt
 """
 
 import pytest
-from playthrough import PLAYS, PROFILES, Policy, Table, session
+from playthrough import PLAYS, Policy, Table, session
+from profiles_under_test import PROFILES
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -2,7 +2,8 @@
 with undos and power cuts, Hard among the Let's Do Lunch opponents (tests/playthrough.py)."""
 
 import pytest
-from playthrough import PLAYS, PROFILES, Policy, Table
+from playthrough import PLAYS, Policy, Table
+from profiles_under_test import PROFILES
 
 CHUNKS = 4
 GAMES = 50  # per chunk: 200 games of each game on each display

@@ -19,18 +19,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from lunchbox.sim import Simulator  # noqa: E402
 
-PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
 SEED = 7  # the device's deal: every press below is an OK (ok_plan)
 # Settings (menu row 6): Clock (row 7) -> "10 min each" (the picker's row 5: off, count up,
 # 1, 3, 5, 10), then Lunch cards (row 4) -> dealt, back to the menu
 SET_CLOCK = "wait:3000 next*6 ok next*7 ok next*5 ok prev*3 ok back "
 DUEL = "wait:3000 ok next*4 ok ok "  # at power-on: Space Lunch, Two players, P1 starts
 OPENING = "ok*9 "  # the nine opening cards (dealt: OK when each is on the table)
-
-
-@pytest.fixture(params=PROFILES)
-def profile(request):
-    return request.param
 
 
 @pytest.fixture(autouse=True)
