@@ -11,13 +11,13 @@ the scores are the board's, no bggId (the games' BoardGameGeek ids were not conf
 """
 
 import json
-import random
 import time
 from pathlib import Path
 
 import linkloop
 import pytest
 import test_pull
+from test_pull import play
 
 from lunchbox import bgstats, cli
 from lunchbox import db as dbmod
@@ -37,14 +37,6 @@ PLAY_OPTIONAL = {"comments"}
 SCORE_FIELDS = {"playerRefId", "score", "winner", "rank", "seatOrder", "startPlayer",
                 "newPlayer"}
 NOT_IN_THE_FILE = {"sourceName", "sourceGameId", "sourcePlayId"}  # the push-by-URL format's
-
-
-def play(gid, *params, seed=1):
-    rng = random.Random(seed)
-    g = games.new(gid, *params)
-    while not g.is_terminal():
-        g.apply(rng.choice(g.legal_actions()))
-    return games.record(g)
 
 
 @pytest.fixture

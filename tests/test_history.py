@@ -3,10 +3,11 @@
 import csv
 import io
 import json
-import random
 
 import linkloop
 import pytest
+import test_pull
+from test_pull import play
 
 from lunchbox import cli, gamerec, replay_cmd, stats
 from lunchbox import db as dbmod
@@ -15,21 +16,11 @@ from shared_rules import games
 T0 = 1767225600
 
 
-def play(game_id, *params, seed=1):
-    rng = random.Random(seed)
-    g = games.new(game_id, *params)
-    while not g.is_terminal():
-        g.apply(rng.choice(g.legal_actions()))
-    return games.record(g)
-
-
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory):
     """Three pulls from two boards: solo Space Lunch at three levels, Let's Do Lunch, Aqua
     Brunch, a duel, the three table scoreboards; some with the board's date, some not; and a
     corrupt record."""
-    import test_pull
-
     path = tmp_path_factory.mktemp("db") / "games.db"
     plan = [("space_lunch", (0,), ("ANNA",)), ("space_lunch", (1,), ("ANNA",)),
             ("space_lunch", (2,), ("BO",)), ("lets_do_lunch", (), ("ANNA", "BO")),

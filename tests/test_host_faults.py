@@ -601,7 +601,7 @@ def test_malformed_drive_files_give_one_line(tmp_path, command):
     assert not failures, "\n".join(failures)
 
 
-BAD_PROFILES = {
+BAD_PROFILE_EDITS = {
     "rgb = 5": lambda t: t.replace('rgb = ["GP6", "GP7", "GP8"]', "rgb = 5"),
     "rgb with a list inside": lambda t: t.replace('rgb = ["GP6", "GP7", "GP8"]',
                                                   'rgb = [["GP6"], "GP7", "GP8"]'),
@@ -626,7 +626,7 @@ def test_bad_profiles_give_one_line(tmp_path):
     base = (ROOT / "hardware" / "profiles" / "pico-display-pack.toml").read_text()
     world = World(tmp_path)
     failures = []
-    for name, make in BAD_PROFILES.items():
+    for name, make in BAD_PROFILE_EDITS.items():
         text = make(base)
         path = tmp_path / (name.replace(" ", "-") + ".toml")
         path.write_bytes(text if isinstance(text, bytes) else text.encode())
@@ -694,26 +694,29 @@ def test_truncated_settings_is_reported_by_doctor(tmp_path):
 count_record = CASES.count
 
 
+def tally(failures, row, label, why, changed=None):
+    """One case in the table's ``row``: handled when there is no ``why`` and nothing
+    ``changed`` (what changed counts as data lost); else ``label`` and what went wrong go on
+    ``failures``."""
+    count_record(row, not why and not changed, lost=bool(changed))
+    if why or changed:
+        failures.append("{}: {}".format(label, why) if changed is None else
+                        "{}: {} {}".format(label, why, changed))
+
+
 def _records_db(path):
     """A games database filled by a real pull: Space Lunch, Let's Do Lunch, Aqua Brunch."""
-    import random
-
     import linkloop
     import test_pull
 
     from lunchbox import db as dbmod
-    from shared_rules import games
 
     with dbmod.Database(path) as db:
         board = linkloop.Board(uid=b"\x0c" * 8)
         for i, (gid, params, names) in enumerate((("space_lunch", (1,), ("ANNA",)),
                                                   ("lets_do_lunch", (), ("ANNA", "BO")),
                                                   ("aqua_brunch", (3,), ("ANNA", "BO", "CY")))):
-            rng = random.Random(i)
-            g = games.new(gid, *params)
-            while not g.is_terminal():
-                g.apply(rng.choice(g.legal_actions()))
-            board.finish(games.record(g), names, unix=1767225600 + 60 * i)
+            board.finish(test_pull.play(gid, *params, seed=i), names, unix=1767225600 + 60 * i)
         test_pull.do_pull(board, db)
 
 
@@ -905,11 +908,7 @@ def test_records_output_never_through_links_fifos_devices_or_folders(tmp_path, r
         why = refused_once(rc, err, command)
         if words not in err:
             why += "; message lacks {!r}: {}".format(words, err.strip())
-        changed = a.changes()
-        count_record("links, FIFOs, devices and folders as output", not why and not changed,
-                     lost=bool(changed))
-        if why or changed:
-            failures.append("{}: {} {}".format(name, why, changed))
+        tally(failures, "links, FIFOs, devices and folders as output", name, why, a.changes())
     assert not failures, "\n".join(failures)
 
 
@@ -1019,11 +1018,8 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
     a.freeze()
     rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"--format", b"json", b"-o",
                               _b(a.dir / "old.json")], a.dir, preexec=_limit_file_size(2048))
-    why = refused_once(rc, err, "export")
-    changed = a.changes()
-    count_record("full disks and signals", not why and not changed, lost=bool(changed))
-    if why or changed:
-        failures.append("file-size limit: {} {}".format(why, changed))
+    tally(failures, "full disks and signals", "file-size limit", refused_once(rc, err, "export"),
+          a.changes())
     # a real full file system (a tiny tmpfs, as root), written to and then replaced
     with _tiny_tmpfs(tmp_path / "tmpfs") as full:
         if full is not None:
@@ -1034,40 +1030,29 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
             lost = snapshot(full) != before
             if "No space left" not in err:
                 why += "; not the full disk's message: " + err.strip()
-            count_record("full disks and signals", not why and not lost, lost=lost)
-            if why or lost:
-                failures.append("full tmpfs: {} {}".format(why, lost))
+            tally(failures, "full disks and signals", "full tmpfs", why, lost)
         else:  # not root: a limit of 0 bytes, not one byte written (the same count in docs)
             a = Around(tmp_path / "limit0")
             (a.dir / "old.json").write_bytes(b"old export\n")
             a.freeze()
             rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o",
                                       _b(a.dir / "old.json")], a.dir, preexec=_limit_file_size(0))
-            why = refused_once(rc, err, "export")
-            count_record("full disks and signals", not why and not a.changes(),
-                         lost=bool(a.changes()))
-            if why or a.changes():
-                failures.append("file-size limit 0: {} {}".format(why, a.changes()))
+            tally(failures, "full disks and signals", "file-size limit 0",
+                  refused_once(rc, err, "export"), a.changes())
     # the plots on a disk that fills: none written, the folder made for them gone again
     a = Around(tmp_path / "plots")
     a.freeze()
     rc, err = lunchbox_bytes([b"stats", b"--db", _b(records_db), b"--plot",
                               _b(a.dir / "new" / "plots")], a.dir, preexec=_limit_file_size(4096))
-    why = refused_once(rc, err, "stats")
-    changed = a.changes()
-    count_record("full disks and signals", not why and not changed, lost=bool(changed))
-    if why or changed:
-        failures.append("plots, file-size limit: {} {}".format(why, changed))
+    tally(failures, "full disks and signals", "plots, file-size limit",
+          refused_once(rc, err, "stats"), a.changes())
     # a disk that refuses writes: a read-only tmpfs as root, else a folder without write access
     with _read_only_folder(tmp_path / "ro") as ro:
         before = snapshot(ro)
         rc, err = lunchbox_bytes([b"export", b"--db", _b(records_db), b"-o",
                                   _b(ro / "x.csv")], tmp_path)
-        why = refused_once(rc, err, "export")
-        lost = snapshot(ro) != before
-        count_record("full disks and signals", not why and not lost, lost=lost)
-        if why or lost:
-            failures.append("read-only disk: {} {}".format(why, lost))
+        tally(failures, "full disks and signals", "read-only disk",
+              refused_once(rc, err, "export"), snapshot(ro) != before)
     # a pull onto a disk that fills mid-pull: one line, what was stored is whole, the board
     # not acknowledged past it (a tiny tmpfs as root, else a file-size limit)
     with _tiny_tmpfs(tmp_path / "pullfs", size="40k") as fs:
@@ -1078,9 +1063,7 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
         why = refused_once(rc, err, "pull")
         if "full" not in err and "disk I/O" not in err:
             why += "; not a full disk's message: " + err.strip()[-300:]
-        count_record("full disks and signals", not why)
-        if why:
-            failures.append("pull on a full disk: " + why)
+        tally(failures, "full disks and signals", "pull on a full disk", why)
     # stdout closed: one line, nothing done (no file opened later takes its number)
     a = Around(tmp_path / "closed")
     a.freeze()
@@ -1089,19 +1072,15 @@ def test_full_disk_leaves_the_old_file_and_no_temporary(tmp_path, records_db):
     why = refused_once(rc, err, "export")
     if "standard output is closed" not in err:
         why += "; not the closed stdout's message: " + err.strip()
-    count_record("full disks and signals", not why and not a.changes(), lost=bool(a.changes()))
-    if why or a.changes():
-        failures.append("stdout closed: {} {}".format(why, a.changes()))
+    tally(failures, "full disks and signals", "stdout closed", why, a.changes())
     # stdout on a full device
     with open("/dev/full", "wb") as full_dev:
         r = subprocess.run([sys.executable, "-m", "lunchbox", "export", "--db", str(records_db)],
                            stdout=full_dev, stderr=subprocess.PIPE, timeout=30, cwd=str(ROOT),
                            env=dict(os.environ, PYTHONPATH=str(ROOT / "host")))
     err = r.stderr.decode("utf-8", "replace")
-    why = refused_once(r.returncode, err, "export")
-    count_record("full disks and signals", not why)
-    if why:
-        failures.append("stdout /dev/full: " + why)
+    tally(failures, "full disks and signals", "stdout /dev/full",
+          refused_once(r.returncode, err, "export"))
     assert not failures, "\n".join(failures)
 
 
@@ -1170,10 +1149,7 @@ def test_huge_numbers_get_one_line(tmp_path, records_db):
         why = refused_once(rc, err, command, fix="invalid" not in words and command != "sim")
         if words not in err:
             why += "; message lacks {!r}: {}".format(words, err.strip())
-        changed = a.changes()
-        count_record("huge numbers", not why and not changed, lost=bool(changed))
-        if why or changed:
-            failures.append("{}: {} {}".format(b" ".join(argv)[:60], why, changed))
+        tally(failures, "huge numbers", b" ".join(argv)[:60], why, a.changes())
     assert not failures, "\n".join(failures)
 
 
@@ -1199,10 +1175,7 @@ def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
         why = refused_once(rc, err, argv[0].decode())
         if "not valid UTF-8" not in err or "\\xe9" not in err:
             why += "; does not say which bytes: " + err.strip()
-        changed = a.changes()
-        count_record("arguments not UTF-8", not why and not changed, lost=bool(changed))
-        if why or changed:
-            failures.append("{}: {} {}".format(b" ".join(argv), why, changed))
+        tally(failures, "arguments not UTF-8", b" ".join(argv), why, a.changes())
     # $LUNCHBOX_DB not UTF-8 (the environment is not refused: the bytes are the file's name)
     a = Around(tmp_path / "env")
     shutil.copy(records_db, os.fsdecode(_b(a.dir) + b"/caf\xe9.sqlite3"))
@@ -1216,9 +1189,7 @@ def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
         why = "" if rc == ok_rc else "exit status {}".format(rc)
         if "Traceback" in err or (ok_rc and "\\xe9" not in err):
             why += "; " + err.strip()[-300:]
-        count_record("arguments not UTF-8", not why and not a.changes(), lost=bool(a.changes()))
-        if why or a.changes():
-            failures.append("$LUNCHBOX_DB {!r}: {} {}".format(name, why, a.changes()))
+        tally(failures, "arguments not UTF-8", "$LUNCHBOX_DB {!r}".format(name), why, a.changes())
     # a source file that is not UTF-8, and a FIFO, given to the portability check
     a = Around(tmp_path / "portability-files")
     (a.dir / "latin1.py").write_bytes(b'NAME = "caf\xe9"\n')
@@ -1229,9 +1200,7 @@ def test_arguments_not_utf8_get_one_line(tmp_path, records_db):
         why = refused_once(rc, err, "portability")
         if words not in err:
             why += "; message lacks {!r}: {}".format(words, err.strip())
-        count_record("arguments not UTF-8", not why)
-        if why:
-            failures.append("portability {}: {}".format(name, why))
+        tally(failures, "arguments not UTF-8", "portability " + name, why)
     assert not a.changes()
     assert not failures, "\n".join(failures)
 
@@ -1287,10 +1256,8 @@ def test_foreign_databases_are_refused_and_left_alone(tmp_path, records_db):
             why = refused_once(rc, err, argv[0].decode())
             if words not in err:
                 why += "; message lacks {!r}: {}".format(words, err.strip())
-            changed = a.changes()
-            count_record("foreign databases", not why and not changed, lost=bool(changed))
-            if why or changed:
-                failures.append("{} ({}): {} {}".format(name, argv[0].decode(), why, changed))
+            tally(failures, "foreign databases", "{} ({})".format(name, argv[0].decode()), why,
+                  a.changes())
     # read commands create nothing: no database, no folder where none was, no table in an
     # empty file or an empty SQLite file
     import sqlite3

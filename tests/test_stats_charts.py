@@ -2,15 +2,14 @@
 bars, labels and ticks matplotlib drew (its artists, not pixels), names in the titles, and the
 PNGs written read back for their size."""
 
-import random
 import struct
 import time
 
 import pytest
+import test_pull
 
 from lunchbox import charts, gamerec, stats
 from lunchbox.game_names import IDS
-from shared_rules import games
 
 T0 = 1767225600
 DAY = 86400
@@ -18,11 +17,8 @@ DAY = 86400
 
 def ldl_row(seed, when):
     """A real Let's Do Lunch game, as a pull stores it (gamerec.summarize), seats named."""
-    rng = random.Random(seed)
-    g = games.new("lets_do_lunch")
-    while not g.is_terminal():
-        g.apply(rng.choice(g.legal_actions()))
-    row = gamerec.summarize(seed, gamerec.KIND_RECORD, games.record(g), when)
+    row = gamerec.summarize(seed, gamerec.KIND_RECORD, test_pull.play("lets_do_lunch", seed=seed),
+                            when)
     row.update(players=["ANNA", "BO"], id=seed)
     return row
 
