@@ -32,3 +32,11 @@ class raises:
             )
         self.value = exc
         return True
+
+
+def refuses(fn, values, match=None):
+    """``fn(v)`` raises ValueError for every ``v`` in ``values`` (its message containing
+    ``match``, when given): a constructor's player counts out of range, actions off the list."""
+    for v in values:
+        with raises(ValueError, match):
+            fn(v)

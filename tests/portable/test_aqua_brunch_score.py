@@ -3,7 +3,7 @@ tie rules, the six rounds, the final tie-break, records, undo and bad input.
 
 Portable: runs on CPython and in the MicroPython lane."""
 
-from _harness import raises
+from _harness import raises, refuses
 from shared_rules.aqua_brunch import rules as ab
 from shared_rules.aqua_brunch.score import (
     AQUA,
@@ -211,15 +211,10 @@ def test_aqua_card_with_one_seat_only_and_food_once():
 
 
 def test_bad_numbers_and_settings():
-    with raises(ValueError, "3 to 7 players"):
-        AquaScore(2)
-    with raises(ValueError, "3 to 7 players"):
-        AquaScore(8)
+    refuses(AquaScore, (2, 8), "3 to 7 players")
     g = AquaScore()
     assert g.n == 4
-    for bad in (-1, 45, 200):
-        with raises(ValueError):
-            g.apply(bad)
+    refuses(g.apply, (-1, 45, 200))
     with raises(ValueError, "predator card 1 first"):
         g.apply(food(2))
     assert g.actions() == []
