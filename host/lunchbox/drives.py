@@ -20,6 +20,7 @@ BOOT_OUT = "boot_out.txt"
 # udisks names a duplicate "CIRCUITPY1", macOS "CIRCUITPY 1".
 _CIRCUITPY_LABEL = re.compile(r"^CIRCUITPY(?:[ _-]?\d+)?$", re.IGNORECASE)
 SUPPORTED_MAJORS = (9, 10)
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
 _FAT_TYPES = ("vfat", "msdos", "fat", "exfat", "fuseblk")
 
 
@@ -188,6 +189,13 @@ def wait_for(find, timeout, poll=0.5, sleep=time.sleep, clock=time.monotonic, ti
         sleep(min(poll, max(0.0, deadline - now)))
 
 
+def version_tuple(text):
+    """(major, minor, micro) of a CircuitPython version as boot_out.txt or a UF2 image writes
+    it ("9.2.1", "v10.0.0-beta.2", "9.2": micro 0); None when ``text`` starts with none."""
+    m = _VERSION.match(text or "")
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+
+
 class BootOut:
     """boot_out.txt: 'Adafruit CircuitPython X.Y.Z on DATE; BOARD with CHIP', 'Board ID:…'."""
 
@@ -196,8 +204,7 @@ class BootOut:
         self.board_name = board_name
         self.chip = chip
         self.board_id = board_id
-        m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version_text or "")
-        self.version = (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+        self.version = version_tuple(version_text)
 
     @property
     def supported(self):

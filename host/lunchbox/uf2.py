@@ -9,6 +9,7 @@ well-formed block says, so a wrong-family or truncated file is refused here, bef
 import re
 import struct
 
+from .drives import version_tuple
 from .errors import LunchboxError
 
 BLOCK = 512
@@ -301,8 +302,7 @@ class Firmware:
         self.date = date
         self.board = board
         self.chip = chip
-        m = re.match(r"v?(\d+)\.(\d+)(?:\.(\d+))?", version_text or "")
-        self.version = (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+        self.version = version_tuple(version_text)
 
     def describe(self):
         if self.kind is None:
