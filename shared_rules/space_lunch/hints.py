@@ -25,6 +25,7 @@ from shared_rules.space_lunch.rules import (
     AUTOMA_SEAT,
     HUMAN,
     TAKE,
+    count_sets,
     decode,
     where,
 )
@@ -56,10 +57,7 @@ def threat(game):
         return (c, 0, False)
     counts = game.taken[AUTOMA_SEAT]
     counts[food] += 1
-    pairs = 0
-    for t in range(1, 13):
-        if counts[t] == 2:
-            pairs += 1
+    pairs = count_sets(counts, 2)
     counts[food] -= 1
     # The persistence rule: count the grid after the human's take (if still to come) and the
     # Automa's; a refill keeps the count while the deck lasts.
@@ -71,14 +69,6 @@ def threat(game):
             cards -= 1
     wins = pairs >= game.pairs_needed() or cards <= 6
     return (c, food, wins)
-
-
-def _sets(counts, size):
-    n = 0
-    for t in range(1, 13):
-        if counts[t] == size:
-            n += 1
-    return n
 
 
 # The search below plays the game forward on copies. CircuitPython runs Python frames on a
@@ -133,7 +123,7 @@ def _search(g, unknown=(), quiet=False):
                 if c >= 9:
                     break  # no take: not this way
                 takes = a.taken[HUMAN]
-                if _sets(takes, 3) == 2:
+                if count_sets(takes, 3) == 2:
                     for t in range(a.pick, 9, 3):
                         if a.grid[t] and takes[a.grid[t]] == 2 and t not in unknown:
                             c = -1  # the human wins first
@@ -160,7 +150,7 @@ def _search(g, unknown=(), quiet=False):
                 target = g.automa_cell((g.pick + 1) % 3) == c
             # (the human's own take of it matters only if it could be a third triplet)
             if not (target or (g.turn == HUMAN and c % 3 == g.pick
-                               and _sets(g.taken[HUMAN], 3) == 2)) or len(foods) == 1:
+                               and count_sets(g.taken[HUMAN], 3) == 2)) or len(foods) == 1:
                 if len(foods) > 1:
                     unknown = tuple(unknown) + (c,)
                 g = g.copy()

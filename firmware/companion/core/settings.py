@@ -54,20 +54,6 @@ def parse_pairs(text, what):
     return pairs
 
 
-def _int(getenv, key, default=None):
-    value = getenv(key)
-    if value is None:
-        if default is None:
-            raise ValueError("{} missing from settings.toml".format(key))
-        return default
-    if isinstance(value, str):
-        try:
-            return int(value, 0)
-        except ValueError:
-            raise ValueError("{} = {!r} is not a number".format(key, value)) from None
-    return value
-
-
 def _str(getenv, key, default=None):
     value = getenv(key)
     if value is None:
@@ -75,6 +61,16 @@ def _str(getenv, key, default=None):
             raise ValueError("{} missing from settings.toml".format(key))
         return default
     return str(value)
+
+
+def _int(getenv, key, default=None):
+    value = _str(getenv, key, default)  # the default as it is, a setting as text
+    if isinstance(value, str):
+        try:
+            return int(value, 0)
+        except ValueError:
+            raise ValueError("{} = {!r} is not a number".format(key, value)) from None
+    return value
 
 
 def read(getenv):
