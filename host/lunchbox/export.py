@@ -14,10 +14,9 @@ import sys
 import time
 
 from . import bgstats, outfile
-from . import db as dbmod
 from .errors import LunchboxError, UsageError
 from .gamerec import times
-from .history import add_filters, game_text, select
+from .history import add_filters, game_text, selected
 
 FORMATS = ("csv", "json", "bgstats")
 SCHEMA = 1  # the csv and json layout's version: raised when a field changes meaning or goes
@@ -84,9 +83,7 @@ def register(parser):
 def run(args):
     if args.out == "":
         raise UsageError("-o names no file", "give a file name, or '-o -' for stdout")
-    with dbmod.Database(args.db) as db:
-        rows = select(db, args)
-        database = db.path
+    rows, database = selected(args, say_none=False)  # no games: an empty export
     if args.format == "bgstats":
         text = bgstats.to_bgstats(rows, me=getattr(args, "me", None))
     else:

@@ -54,6 +54,17 @@ def select(db, args):
                     player=getattr(args, "player", None), board=getattr(args, "board", None))
 
 
+def selected(args, say_none=True):
+    """``(rows, path)``: the games the filters pick from the database ``args.db`` names, and
+    that database's path. With ``say_none``, rows is None when the filters left no game, after
+    saying so (nothing_to_show)."""
+    with dbmod.Database(args.db) as db:
+        rows = select(db, args)
+        if say_none and nothing_to_show(db, rows):
+            rows = None
+        return rows, db.path
+
+
 def date_text(row, fmt="%Y-%m-%d %H:%M"):
     if row.get("played_at") is None:
         return "?"

@@ -18,12 +18,11 @@ import os
 import time
 
 from . import charts, outfile
-from . import db as dbmod
 from .errors import LunchboxError, UsageError
 from .game_names import name as game_name
 from .game_names import order as game_order
 from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times
-from .history import add_filters, nothing_to_show, select, table
+from .history import add_filters, selected, table
 from .people import is_device_seat, namer
 
 Z95 = 1.959964
@@ -178,10 +177,9 @@ def register(parser):
 def run(args):
     if args.plot == "":
         raise UsageError("--plot names no folder", "give a folder for the PNGs")
-    with dbmod.Database(args.db) as db:
-        rows = select(db, args)
-        if nothing_to_show(db, rows):
-            return 0
+    rows, _ = selected(args)
+    if rows is None:
+        return 0
     print(report(rows))
     if args.plot:
         try:
