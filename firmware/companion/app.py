@@ -51,6 +51,7 @@ class App:
         TitleBar.gauge = TitleBar.top = TitleBar.clock = None
         self.stack = []
         self.dirty = True
+        self.whole = False  # the next refresh draws the whole screen (a new screen on top)
         self.handled = 0
         self.refreshes = 0
         self.link = None  # the link server, made on the first bytes from a host (link_server)
@@ -145,6 +146,7 @@ class App:
             return
         self.d.root[0] = top.group
         self.shown = top
+        self.whole = True  # drawn whole, once (display.redraw)
         top.enter()
         if self.battery is not None:
             self._place_gauge()
@@ -265,6 +267,9 @@ class App:
 
     def refresh(self):
         if self.dirty and self.d.power != OFF:  # a dark screen is drawn again at the wake
+            if self.whole:
+                self.whole = False
+                self.d.redraw()
             self.d.refresh()
             self.refreshes += 1
             self.dirty = False

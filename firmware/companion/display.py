@@ -52,6 +52,16 @@ class _Display:
     def refresh(self):
         self.driver.refresh()
 
+    def redraw(self):
+        """Draw the whole screen at the next refresh, each pixel once. displayio otherwise
+        redraws the area of every layer that changed, one after the other, overlaps and all:
+        a new screen is its old screen's area and then each of its own layers again (twice
+        the pixels of the screen, or more). A root group set anew is drawn whole, once
+        (shared-module/displayio/display_core.c, ``full_refresh``)."""
+        driver = self.driver
+        driver.root_group = None
+        driver.root_group = self.root
+
     dimmable = True  # False once the driver has said it cannot dim
 
     def set_brightness(self, percent):
@@ -88,12 +98,14 @@ class _Display:
         driver = self.driver
         if state == 2:  # OFF
             self.root.hidden = True
+            self.redraw()  # black, each pixel once
             self._brightness(0)
             _call(driver, "sleep")
         else:
             if was == 2:
                 _call(driver, "wake")
-                self.root.hidden = False  # every pixel is drawn again at the next refresh
+                self.root.hidden = False
+                self.redraw()  # every pixel is drawn again at the next refresh, once
             self.set_brightness(min(percent, self.DIM_PERCENT) if state == 1 else percent)
         if state != was:
             _call(driver, "show_power", state)
