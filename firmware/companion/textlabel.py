@@ -11,6 +11,14 @@ offers the part of ``label.Label`` the app uses: ``text`` (lines split at "\\n")
 import displayio
 
 
+def tile(font, ch):
+    """The glyph sheet's tile of ``ch`` ("?" for a character the font has not)."""
+    glyph = font.get_glyph(ord(ch))
+    if glyph is None:
+        glyph = font.get_glyph(63)  # "?"
+    return glyph.tile_index
+
+
 class Label(displayio.Group):
     def __init__(self, font, text="", color=0xFFFFFF, scale=1, anchor_point=(0, 0),
                  anchored_position=(0, 0), line_spacing=1.0):
@@ -34,10 +42,7 @@ class Label(displayio.Group):
         self.text = text
 
     def _tile(self, ch):
-        glyph = self._font.get_glyph(ord(ch))
-        if glyph is None:
-            glyph = self._font.get_glyph(63)  # "?"
-        return glyph.tile_index
+        return tile(self._font, ch)
 
     def _row(self, width, y):
         return displayio.TileGrid(self._font.bitmap, pixel_shader=self._palette, width=width,
@@ -54,6 +59,9 @@ class Label(displayio.Group):
         if value == self._text:
             return
         lines = value.split("\n")
+        # what each grid shows now: only the cells that change are written, as displayio
+        # redraws the span of the tiles written (shared-module/displayio/TileGrid.c)
+        was = self._text.split("\n") if self._text else []
         rows = self._rows
         while len(rows) > len(lines):
             rows.pop()
@@ -62,15 +70,21 @@ class Label(displayio.Group):
         for i in range(len(lines)):
             line = lines[i]
             cols = max(cols, len(line))
+            old = was[i] if i < len(was) else ""
             if i == len(rows):
                 rows.append(self._row(max(1, len(line)), i * self._step))
                 self.append(rows[i])
+                old = ""  # a new grid is all blank
             elif rows[i].width < len(line):
                 rows[i] = self._row(len(line), i * self._step)  # a longer line: a wider grid
                 self[i] = rows[i]
+                old = ""
             row = rows[i]
-            for k in range(row.width):
-                row[k] = self._tile(line[k]) if k < len(line) else self._space
+            n = max(len(line), len(old))
+            for k in range(n):
+                c = line[k] if k < len(line) else " "
+                if c != (old[k] if k < len(old) else " "):
+                    row[k] = self._tile(c)
         self._text = value
         self._cols = cols
         self._lines = len(lines)

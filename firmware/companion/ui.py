@@ -9,7 +9,7 @@ import displayio
 import terminalio
 
 from .core.text import fit, wrap
-from .textlabel import Label
+from .textlabel import Label, tile
 
 
 def rect(x, y, w, h, color):
@@ -18,6 +18,14 @@ def rect(x, y, w, h, color):
     palette = displayio.Palette(1)
     palette[0] = color
     return displayio.TileGrid(bitmap, pixel_shader=palette, x=x, y=y)
+
+
+def show(layer, shown):
+    """Show or hide a TileGrid (or a Group) only if that changes: a TileGrid told
+    ``hidden = False`` while shown is drawn whole again at the next refresh
+    (shared-module/displayio/TileGrid.c), where a Group ignores it."""
+    if layer.hidden == bool(shown):
+        layer.hidden = not shown
 
 
 def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5)):
@@ -115,18 +123,21 @@ class ListMenu:
         self.top = d.title_h if top is None else top
         self.rows = d.rows if rows is None else rows
         self.group = displayio.Group()
-        self.bar = rect(0, self.top, d.width, d.row_h, d.SEL_BG)
-        self.group.append(self.bar)
         self.labels = []
         self.marks = []
-        self._colors = [d.FG] * self.rows
+        self._colors = [d.FG] * self.rows  # the marks' colours
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
             lab = text(d, "", d.pad, y)
-            mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5))
             self.labels.append(lab)
-            self.marks.append(mark)
             self.group.append(lab)
+        # over the labels (it hides the selected one), under the marks (recoloured)
+        self.bar = SelectionBar(d, self.top)
+        self.group.append(self.bar.group)
+        for r in range(self.rows):
+            y = self.top + r * d.row_h + d.row_h // 2
+            mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5))
+            self.marks.append(mark)
             self.group.append(mark)
         # the scroll bar: a thin track at the right edge, shown when the list scrolls
         self.thumb = rect(d.width - 2, self.top, 2, d.row_h, d.DIM)
@@ -187,24 +198,28 @@ class ListMenu:
             lab = self.labels[r]
             if lab.text != s:
                 lab.text = s
+            if sel:
+                self.bar.set(s)
             if self._colors[r] != color:
-                # only rows whose colour changes are redrawn (SPI time on the device)
-                lab.color = color
+                # only marks whose colour changes are redrawn (SPI time on the device)
                 self.marks[r].color = color
                 self._colors[r] = color
             if self.marks[r].text != mark:
                 self.marks[r].text = mark
-        self.bar.hidden = not n
-        self.bar.y = self.top + (self.selected - self.first) * d.row_h
-        self.bar.pixel_shader[0] = d.EDIT_BG if self.editing else d.SEL_BG
+        bar = self.bar
+        # a TileGrid shown (hidden = False) is drawn whole again even when it was shown
+        # already (shared-module/displayio/TileGrid.c): set only what changes
+        show(bar.group, n)
+        bar.group.y = self.top + (self.selected - self.first) * d.row_h
+        bar.palette[0] = d.EDIT_BG if self.editing else d.SEL_BG
         if n > self.rows:
             track = self.rows * d.row_h
             h = max(4, track * self.rows // n)
             self.thumb.y = self.top + (track - h) * self.first // (n - self.rows)
-            self.thumb.hidden = False
+            show(self.thumb, True)
             self._thumb_h(h)
         else:
-            self.thumb.hidden = True
+            show(self.thumb, False)
 
     def _thumb_h(self, h):
         # TileGrids cannot be resized: swap in a new one only when the height changes
@@ -215,40 +230,110 @@ class ListMenu:
             self.group[i] = self.thumb
 
 
+class SelectionBar:
+    """A list's selection bar, a row high and the screen wide, showing the selected row's text
+    in the bar's colours: the text is a TileGrid of the font's glyphs with an opaque
+    background, laid exactly over the row's label (which it hides), and the rest of the row
+    is strips of the bar around it (left, right, and above and below where the row is taller
+    than the text).
+
+    displayio redraws, for each layer that changed, that layer's area, one after the other:
+    a bar that moved and two labels that changed colour would draw the labels' areas twice.
+    This bar moving redraws the row it left and the row it came to, once each; the labels
+    under it never change colour."""
+
+    def __init__(self, d, top):
+        font = terminalio.FONT
+        self.font = font
+        self.group = displayio.Group(y=top)
+        self.palette = displayio.Palette(2)
+        self.palette[0] = d.SEL_BG
+        self.palette[1] = d.SEL_FG
+        w = d.width
+        above = d.row_h // 2 - d.char_h // 2  # the labels' place (Label: anchor (0, 0.5))
+        cols = (w - d.pad) // d.char_w  # the cells, from the labels' left edge
+        right = d.pad + cols * d.char_w
+        bitmaps = {}  # pieces of one size share a bitmap (all 0: the bar's colour)
+        for x, y, pw, ph in ((0, 0, w, above), (0, above + d.char_h, w, d.row_h - d.char_h - above),
+                             (0, above, d.pad, d.char_h), (right, above, w - right, d.char_h)):
+            if pw > 0 and ph > 0:
+                bm = bitmaps.get((pw, ph))
+                if bm is None:
+                    bm = bitmaps[(pw, ph)] = displayio.Bitmap(pw, ph, 1)
+                self.group.append(displayio.TileGrid(bm, pixel_shader=self.palette, x=x, y=y))
+        box = font.get_bounding_box()
+        self.cells = displayio.TileGrid(font.bitmap, pixel_shader=self.palette, width=cols,
+                                        height=1, tile_width=box[0], tile_height=box[1],
+                                        default_tile=tile(font, " "))
+        cells = displayio.Group(scale=d.scale, x=d.pad, y=above)
+        cells.append(self.cells)
+        self.group.append(cells)
+        self.s = ""
+
+    def set(self, s):
+        """The text shown (only the cells that change are written)."""
+        was = self.s
+        if s == was:
+            return
+        for k in range(max(len(s), len(was))):
+            c = s[k] if k < len(s) else " "
+            if c != (was[k] if k < len(was) else " "):
+                self.cells[k] = tile(self.font, c)
+        self.s = s
+
+
 class Toast:
-    """A message box over the bottom of the screen; the app hides it after a while."""
+    """A message box over the bottom of the screen; the app hides it after a while.
+
+    Hidden, its parts are out of its group: a group redraws the area its parts took, once,
+    when they are taken out (shared-module/displayio/Group.c), where hidden parts would each
+    redraw their own (the labels' areas over the box's again)."""
 
     def __init__(self, d):
         self.d = d
         self.group = displayio.Group()
-        self.group.hidden = True
+        self.parts = []
         self.lines = 2
         self.h = self.lines * d.char_h + 2 * d.pad + 4
         y = d.height - self.h
-        self.group.append(rect(0, y, d.width, self.h, d.FG))
-        self.group.append(rect(1, y + 1, d.width - 2, self.h - 2, d.TITLE_BG if not d.mono else 0))
+        # the box and its one-pixel frame: one bitmap (frame 1, inside 0), drawn once when
+        # the toast shows or hides (two rectangles were two bitmaps, each drawn in turn)
+        w, h = d.width, self.h
+        box = displayio.Bitmap(w, h, 2)
+        for x in range(w):
+            box[x, 0] = box[x, h - 1] = 1
+        for i in range(h):
+            box[0, i] = box[w - 1, i] = 1
+        palette = displayio.Palette(2)
+        palette[0] = d.TITLE_BG if not d.mono else 0
+        palette[1] = d.FG
+        self.parts.append(displayio.TileGrid(box, pixel_shader=palette, x=0, y=y))
         self.labels = []
         for i in range(self.lines):
             lab = text(d, "", d.width // 2, y + 2 + d.pad + i * d.char_h + d.char_h // 2,
                        d.TITLE_FG if not d.mono else d.FG, anchor=(0.5, 0.5))
             self.labels.append(lab)
-            self.group.append(lab)
+            self.parts.append(lab)
         self.until = None
 
     def show(self, message, until):
         lines = wrap(message, self.d.cols - 1, self.lines)
         for i in range(self.lines):
             self.labels[i].text = lines[i] if i < len(lines) else ""
-        self.group.hidden = False
+        if not len(self.group):
+            for part in self.parts:
+                self.group.append(part)
         self.until = until
 
     def hide(self):
-        self.group.hidden = True
+        group = self.group
+        while len(group):
+            group.pop()
         self.until = None
 
     @property
     def visible(self):
-        return not self.group.hidden
+        return len(self.group) > 0
 
 
 class TextBlock:
