@@ -10,10 +10,12 @@
   per candidate, its own best capture on each column next time weighted by the chance of that
   column, less the enemy's waiting captures, a little for its exposed cannibals and for
   crowding its own, plus a little for the edge rows (weights tuned against greedy).
-  ``depth`` counts placements searched; 2 keeps the worst move under 300 ms on a Pico
-  (bench/lets_do_lunch_ai.py). It beats a greedy one-ply player in about 62% of games
-  (bench/lets_do_lunch_ceiling.py, 40,000 games); a player rolling every position out
-  thousands of times would add only a few points (docs/lets-do-lunch.md).
+  ``depth`` counts placements searched; at 2 (HARD's) ``_hard`` does the search flat, with
+  the same values as the general one (tests/test_ldl_ai_same_moves.py), in about a sixth of
+  its time on CircuitPython (the general one is kept for MEDIUM and other depths). It beats
+  a greedy one-ply player in about 62% of games (bench/lets_do_lunch_ceiling.py, 40,000
+  games); a player rolling every position out thousands of times would add only a few points
+  (docs/lets-do-lunch.md).
 
 ``evaluate`` (from one player's side): 100 per cannibal of hand difference, then, per cannibal
 that could be sandwiched on the next placement, the chance (out of 27) of rolling the column
@@ -299,11 +301,165 @@ def _positional_after(cells, hands, me, i, enemy_threats=None):
     return v
 
 
+# The eight lines through a space, as steps between the 49 cells: (dx, dy) is dx + 7 * dy, and
+# up and down wrap in the column, which is stepping modulo 49. For each space and line,
+# ``_LEN`` is how many spaces the line has beyond it (6 up or down: the wrap stops short of the
+# space itself; 0 when it is under 2, too short to close, or up and down the River, whose
+# cannibals are never eaten); for each column and line, ``_RIV`` is where the River lies on
+# it, counted from 0 at the first space beyond (7: not on it); ``_NEXT`` is that first space
+# (49, an always empty space past the board, when ``_LEN`` is 0).
+_STEPS = (1, -1, 7, -7, 8, -6, 6, -8)
+_LEN = bytearray(392)
+_RIV = bytearray(56)
+_NEXT = bytearray(392)
+for _i in range(392):
+    _x = _i // 8 % 7
+    _y = _i // 56
+    _dx = (1, -1, 0, 0, 1, 1, -1, -1)[_i % 8]
+    _dy = (0, 0, 1, -1, 1, -1, 1, -1)[_i % 8]
+    _n = 6 if _dx == 0 else min(6 - _x if _dx > 0 else _x,
+                                7 if _dy == 0 else (6 - _y if _dy > 0 else _y))
+    _NEXT[_i] = 49
+    if _n > 1 and (_dx or _x != 3):
+        _LEN[_i] = _n
+        _NEXT[_i] = (_i // 8 + _STEPS[_i % 8]) % 49
+    if _i < 56:
+        _x = _i // 8
+        _RIV[_i] = (3 - _x) * _dx - 1 if _dx and (3 - _x) * _dx > 0 else 7
+del _i, _x, _y, _dx, _dy, _n
+_ZERO = bytes(98)
+
+
+def _hard(match):
+    """``scores`` for HARD at depth 2, flat: the same values as the general search (the
+    enemy's every roll and best capture after each placement, or HARD's own on a triple, then
+    the positional term), but after each placement one walk from the cannibals on the board
+    finds every capture either side could make next (a run of the other side's cannibals
+    closed by an empty space) and HARD's exposed cannibals (such a run of one), with no list
+    made per space. A Pico's move time is this one's (bench/cp_heap.py: "computer move")."""
+    me = match.player
+    col = match.column
+    again = match.again
+    cells = bytearray(50)  # the board, and an empty space past it for ``_NEXT``
+    cells[:49] = match.board.cells
+    side = me + 1
+    h_me = match.hands[me]
+    h_en = match.hands[1 - me]
+    steps = _STEPS
+    lens = _LEN
+    riv = _RIV
+    nxt = _NEXT
+    weight = _COL_WEIGHT
+    cnt = bytearray(98)  # what side 1 (then side 2) would eat at each space
+    most = bytearray(14)  # the most in each column, side 1's then side 2's
+    free = bytearray(7)  # the empty spaces in each column
+    for p in range(49):
+        if not cells[p]:
+            free[p % 7] += 1
+    mine = me * 7  # ``me``'s columns in ``most``, the enemy's at ``theirs``
+    theirs = 7 - mine
+    out = []
+    for y in range(7):
+        i = y * 7 + col - 3
+        if cells[i]:
+            continue
+        cells[i] = side
+        eaten = eat(cells, i, side)
+        for j in eaten:
+            cells[j] = 0
+        a = h_me - 1
+        b = h_en + len(eaten)
+        if a == 0:  # the winning placement: no search, no positional term
+            v = _WIN + b
+        else:
+            free[col - 3] -= 1
+            for j in eaten:
+                free[j % 7] += 1
+            exposed = 0
+            for p in range(49):
+                s = cells[p]
+                if not s:
+                    continue
+                o = 3 - s
+                k0 = p * 8
+                for q in range(k0, k0 + 8):
+                    j = nxt[q]
+                    if cells[j] != o:
+                        continue
+                    n = lens[q]
+                    step = steps[q - k0]
+                    k = 1
+                    while k < n:
+                        j = (j + step) % 49
+                        c = cells[j]
+                        if c != o:
+                            if not c:  # s eats k there (a River cannibal stays)
+                                if riv[p % 7 * 8 + q - k0] < k:
+                                    k -= 1
+                                elif k == 1 and s != side:
+                                    exposed += weight[j % 7]
+                                at = (s - 1) * 49 + j
+                                c = cnt[at] + k
+                                cnt[at] = c
+                                at = (s - 1) * 7 + j % 7
+                                if c > most[at]:
+                                    most[at] = c
+                            break
+                        k += 1
+            cnt[:] = _ZERO
+            # each column: the enemy's roll (HARD's own after a triple), eating the most it
+            # can, by material (6 in 27 a pass), and the threats for the positional term
+            if b == 0:
+                base = -_WIN - a
+            else:
+                base = 100 * (b - a)
+            total = 6 * base
+            t_me = 0
+            t_en = 0
+            for x in range(7):
+                w = weight[x]
+                if not free[x]:
+                    total += w * base
+                    continue
+                m1 = most[mine + x]
+                m2 = most[theirs + x]
+                most[mine + x] = 0
+                most[theirs + x] = 0
+                t_me += w * m1
+                t_en += w * m2
+                if again:
+                    if a == 1:
+                        v = _WIN + b + m1
+                    elif b + m1 == 0:
+                        v = 1 - a - _WIN
+                    else:
+                        v = 100 * (b + m1 - a + 1)
+                elif b == 1:
+                    v = -_WIN - a - m2
+                else:
+                    v = 100 * (b - 1 - a - m2)
+                total += w * v
+            v = (total // 27 + H_MINE * t_me - H_THEIRS * exposed - H_ENEMY_THREATS * t_en
+                 - H_OWN_NEIGHBOURS * _neighbours(cells, i, side))
+            if y == 0 or y == 6:
+                v += H_EDGE_ROW
+            free[col - 3] += 1
+            for j in eaten:
+                free[j % 7] -= 1
+        for j in eaten:
+            cells[j] = 3 - side
+        cells[i] = 0
+        out.append((col * 10 + y + 1, v))
+    return out
+
+
 def scores(match, level=HARD, depth=HARD_DEPTH):
     """``[(action, value)]`` for each legal placement of the current player, by ``level``."""
     if match.phase != PLACE:
         raise ValueError("the computer chooses only where to place (phase {})".format(
             match.phase))
+    if level == HARD and depth == 2:
+        return _hard(match)
     me = match.player
     col = match.column
     cells = bytearray(match.board.cells)
