@@ -10,12 +10,15 @@ step on the screen it names), the least heap left free beside them (gc.mem_free(
 collect, at every screen; "garbage": the least free before that collect), the slowest
 pass (press to refreshed screen, ms of emulated time at 125 MHz), and the game open (the OK
 on the menu to the game's first screen in its fresh VM, in seconds). Also: power-on to the
-menu. docs/firmware.md's table is this output.
+menu. docs/firmware.md's table is this output. Under it, for a flow where the computer moves,
+its move (the trace's ``move=``: the search alone) and the rest of that pass (placing,
+saving, drawing the board again), worst and mean.
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -44,6 +47,34 @@ def opens(run):
     return out
 
 
+_MOVE = re.compile(r"LBX .* ms=(-?\d+) move=(\d+)")
+
+
+def moves(run):
+    """[(the pass's ms, the move's ms)] for each pass in which the computer moved."""
+    out = []
+    for e in run.events:
+        if e["t"] == "line":
+            m = _MOVE.search(e["text"])
+            if m:
+                out.append((int(m.group(1)), int(m.group(2))))
+    return out
+
+
+def move_lines(r):
+    """The computer's moves in a flow: the search alone, and the rest of its pass."""
+    got = r.get("moves")
+    if not got:
+        return []
+    n = len(got)
+    alone = [mv for _, mv in got]
+    rest = [ms - mv for ms, mv in got]
+    return ["    computer move: worst {} ms, mean {:.0f} ms over {} moves; the rest of its pass "
+            "(placing, saving, redrawing): worst {} ms, mean {:.0f} ms; the pass: worst {} ms"
+            .format(max(alone), sum(alone) / n, n, max(rest), sum(rest) / n,
+                    max(ms for ms, _ in got))]
+
+
 def one(job):
     flow_name, profile, mpy, hold = job
     flow = next(f for f in heap_flows.FLOWS if f["flow"] == flow_name)
@@ -60,7 +91,7 @@ def one(job):
         "least_pre": min((p.pre for p in passes), default=None),
         "slowest_ms": max((p.ms for p in passes if p.handled), default=None),
         "median_ms": sorted(p.ms for p in passes)[len(passes) // 2] if passes else None,
-        "menu_s": r.run.menu_s, "open_s": opens(r.run),
+        "menu_s": r.run.menu_s, "open_s": opens(r.run), "moves": moves(r.run),
         "rows": r.rows,
     }
 
@@ -101,6 +132,8 @@ def main(argv=None):
             r["flow"], r["profile"], "yes" if r["complete"] else "NO",
             r["least_free"] or "-", r["least_pre"] or "-", r["slowest_ms"] or "-",
             r["median_ms"] or "-", " ".join(str(s) for s in r["open_s"]) or "-"))
+        for line in move_lines(r):
+            print(line)
         if not r["complete"]:
             print("   ", r["error"] or "", (r["crashes"] or [""])[0].replace("\n", " | ")[:300])
     menus = [r["menu_s"] for r in results if r["menu_s"]]

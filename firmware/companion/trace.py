@@ -10,12 +10,20 @@ After each pass of the main loop that handled an event or changed the top screen
 ``free``: gc.mem_free() after a collect (what the screen keeps is the rest); ``pre``: the same
 before the collect (what the pass left as garbage); ``ms``: the pass, press to refreshed
 screen. That a flow runs at all with the bytes held back is what shows the margin: a pass
-that needs more raises MemoryError there. Never imported unless the trace is on."""
+that needs more raises MemoryError there. Never imported unless the trace is on.
+
+A part of a pass the code timed itself (``span("move", ms)``: the computer's move) follows
+as `` move=<ms>``, and that pass is printed even if it handled no event."""
 
 import gc
 
 # CircuitPython's gc has mem_free (CPython's, which type checkers read, has not)
 _mem_free = gc.mem_free  # type: ignore[attr-defined]
+_spans = []
+
+
+def span(name, ms):
+    _spans.append(" {}={}".format(name, ms))
 
 
 def attach(app, clock):
@@ -29,11 +37,13 @@ def attach(app, clock):
         t0 = clock()
         step()
         top = type(app.top).__name__ if app.top is not None else "-"
-        if app.handled != seen_handled[0] or top != seen_top[0]:
+        if app.handled != seen_handled[0] or top != seen_top[0] or _spans:
             ms = clock() - t0
             pre = _mem_free()
             gc.collect()
-            print("LBX {} {} free={} pre={} ms={}".format(app.handled, top, _mem_free(), pre, ms))
+            print("LBX {} {} free={} pre={} ms={}{}".format(app.handled, top, _mem_free(), pre,
+                                                            ms, "".join(_spans)))
+            del _spans[:]
             seen_handled[0] = app.handled
             seen_top[0] = top
 

@@ -7,6 +7,7 @@ last man is announced, eaten cannibals stay as crosses until a person acts. Undo
 the last human decision, the computer's own steps with it.
 """
 
+from companion.core.buttons import ticks_diff
 from shared_rules.lets_do_lunch.rules import PLACE, START, eat, roll_action, roll_dice, roll_outcome
 from shared_rules.protocol import CHANCE, TABLE, TERMINAL
 
@@ -123,7 +124,14 @@ class Moves:
         else:
             from shared_rules.lets_do_lunch.ai import choose  # only a computer needs it
 
-            self._place(choose(self.m, self.setup.level, self.rng) % 10)
+            hw = self.app.hw
+            t = hw.clock()
+            action = choose(self.m, self.setup.level, self.rng)
+            if getattr(hw, "trace", 0):  # the move's own time, for the lane (companion/trace.py)
+                from companion.trace import span
+
+                span("move", ticks_diff(hw.clock(), t))
+            self._place(action % 10)
 
     def _start_roll(self):
         self.rolled = roll_dice(self.rng)
