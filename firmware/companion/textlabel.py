@@ -21,7 +21,7 @@ def tile(font, ch):
 
 class Label(displayio.Group):
     def __init__(self, font, text="", color=0xFFFFFF, scale=1, anchor_point=(0, 0),
-                 anchored_position=(0, 0), line_spacing=1.0):
+                 anchored_position=(0, 0), line_spacing=1.0, background=None):
         super().__init__(scale=scale)
         self._font = font
         box = font.get_bounding_box()
@@ -29,8 +29,11 @@ class Label(displayio.Group):
         self._ch = box[1]
         self._step = int(box[1] * line_spacing + 0.5)
         self._palette = displayio.Palette(2)
-        self._palette[0] = 0
-        self._palette.make_transparent(0)
+        if background is None:
+            self._palette[0] = 0
+            self._palette.make_transparent(0)
+        else:  # opaque cells: what is under them is not drawn there (each pixel once)
+            self._palette[0] = background
         self._palette[1] = color
         self._space = self._tile(" ")
         self._anchor = anchor_point
@@ -99,6 +102,8 @@ class Label(displayio.Group):
 
     def _place(self):
         _, _, w, h = self.bounding_box
+        if not h:  # no text: where a line would be (an opaque label's blank cell stays there)
+            h = self._ch
         s = self.scale
         self.x = int(self._pos[0] - self._anchor[0] * w * s + 0.5)
         self.y = int(self._pos[1] - self._anchor[1] * h * s + 0.5)

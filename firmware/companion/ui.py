@@ -28,8 +28,9 @@ def show(layer, shown):
         layer.hidden = not shown
 
 
-def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5)):
-    """A label whose anchor point sits at (x, y)."""
+def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5), bg=None):
+    """A label whose anchor point sits at (x, y); ``bg``: its cells opaque in that colour
+    (for a label on a box of that colour: displayio then draws each of its pixels once)."""
     return Label(
         terminalio.FONT,
         text=s,
@@ -37,6 +38,7 @@ def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5)):
         scale=d.scale if scale is None else scale,
         anchor_point=anchor,
         anchored_position=(x, y),
+        background=bg,
     )
 
 
@@ -63,8 +65,10 @@ class TitleBar:
         # mono: a one-pixel gap keeps the bar apart from a selected first row
         self.group.append(rect(0, 0, d.width, d.title_h - (1 if d.mono else 0), d.TITLE_BG))
         mid = d.title_h // 2
-        self._title = text(d, "", d.pad, mid, d.TITLE_FG, d.title_scale)
-        self._right = text(d, "", d.width - d.pad, mid, d.TITLE_FG, d.title_scale, (1, 0.5))
+        # opaque on the bar: a changed title redraws its cells alone, not the bar under them
+        bg = d.TITLE_BG
+        self._title = text(d, "", d.pad, mid, d.TITLE_FG, d.title_scale, bg=bg)
+        self._right = text(d, "", d.width - d.pad, mid, d.TITLE_FG, d.title_scale, (1, 0.5), bg)
         self.group.append(self._title)
         self.group.append(self._right)
         self._t = None
