@@ -117,6 +117,15 @@ class Label(displayio.Group):
         self._palette[1] = value
 
     @property
+    def background(self):
+        """The cells' colour (a label made with a ``background`` only)."""
+        return self._palette[0]
+
+    @background.setter
+    def background(self, value):
+        self._palette[0] = value
+
+    @property
     def anchor_point(self):
         return self._anchor
 

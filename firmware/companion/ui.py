@@ -129,18 +129,19 @@ class ListMenu:
         self.group = displayio.Group()
         self.labels = []
         self.marks = []
-        self._colors = [d.FG] * self.rows  # the marks' colours
+        self._backs = [d.BG] * self.rows  # the marks' cells' colours: the bar's, or none
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
             lab = text(d, "", d.pad, y)
             self.labels.append(lab)
             self.group.append(lab)
-        # over the labels (it hides the selected one), under the marks (recoloured)
+        # over the labels (it hides the selected one), under the marks (recoloured, and
+        # opaque in the colour under them: each pixel of theirs is drawn once)
         self.bar = SelectionBar(d, self.top)
         self.group.append(self.bar.group)
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
-            mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5))
+            mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5), bg=d.BG)
             self.marks.append(mark)
             self.group.append(mark)
         # the scroll bar: a thin track at the right edge, shown when the list scrolls
@@ -189,6 +190,7 @@ class ListMenu:
             self.first = self.selected - self.rows + 1
         self.first = max(0, min(self.first, max(0, n - self.rows)))
         cols = d.cols - 1  # the last cell is left for the scroll bar
+        bar_bg = d.EDIT_BG if self.editing else d.SEL_BG
         for r in range(self.rows):
             i = self.first + r
             sel = i == self.selected
@@ -198,16 +200,18 @@ class ListMenu:
                 s = fit(self.items[i], room)
             else:
                 s, mark = "", ""
-            color = d.SEL_FG if sel else d.FG
             lab = self.labels[r]
             if lab.text != s:
                 lab.text = s
             if sel:
                 self.bar.set(s)
-            if self._colors[r] != color:
-                # only marks whose colour changes are redrawn (SPI time on the device)
-                self.marks[r].color = color
-                self._colors[r] = color
+            back = bar_bg if sel else d.BG
+            if self._backs[r] != back:
+                # only marks whose colours change are redrawn (SPI time on the device)
+                m = self.marks[r]
+                m.color = d.SEL_FG if sel else d.FG
+                m.background = back
+                self._backs[r] = back
             if self.marks[r].text != mark:
                 self.marks[r].text = mark
         bar = self.bar
@@ -215,7 +219,7 @@ class ListMenu:
         # already (shared-module/displayio/TileGrid.c): set only what changes
         show(bar.group, n)
         bar.group.y = self.top + (self.selected - self.first) * d.row_h
-        bar.palette[0] = d.EDIT_BG if self.editing else d.SEL_BG
+        bar.palette[0] = bar_bg
         if n > self.rows:
             track = self.rows * d.row_h
             h = max(4, track * self.rows // n)
