@@ -35,17 +35,6 @@ HARD_DEPTH = const(2)
 
 _WIN = const(100000)
 
-# The rolls that matter, grouped: (column or None for the 1-2-3 pass, rolls again, weight/27).
-_OUTCOMES = (
-    (5, False, 6),
-    (7, False, 6),
-    (None, False, 6),
-    (4, False, 3),
-    (8, False, 3),
-    (3, True, 1),
-    (6, True, 1),
-    (9, True, 1),
-)
 # Chance (out of 27) of rolling a column that lets a cannibal be placed there: sum 6 is a
 # placement only on 2-2-2 (1-2-3 passes).
 _COL_WEIGHT = (1, 3, 6, 1, 6, 3, 1)
@@ -122,110 +111,6 @@ def evaluate(cells, hands, me, to_roll):
     return 100 * (hands[opp] - hands[me]) + W_LATER * mine - W_NEXT * theirs
 
 
-def _material(hands, me):
-    opp = 1 - me
-    if hands[me] == 0:
-        return _WIN + hands[opp]
-    if hands[opp] == 0:
-        return -_WIN - hands[me]
-    return 100 * (hands[opp] - hands[me])
-
-
-class _Search:
-    """Expectimax over placements and rolls, placing and taking back in ``cells``. With
-    ``full`` False the leaves count material only (the positional part is added once, at the
-    root, by ``scores``: the evaluation is most of a search's time on a Pico)."""
-
-    __slots__ = ("cells", "hands", "me", "full", "nodes", "threats")
-
-    def __init__(self, cells, hands, me, full=True):
-        self.cells = cells
-        self.hands = hands
-        self.me = me
-        self.full = full
-        self.nodes = 0
-        # sum over the columns of (chance in 27) x (the most the last placer can eat there):
-        # at depth 2 that is the enemy's threats after HARD's placement, which the positional
-        # term needs, so the search hands it over instead of it being computed twice
-        self.threats = 0
-
-    def chance(self, mover, depth):
-        """Expected value for ``me`` when ``mover`` is about to roll."""
-        if depth == 0:
-            if self.full:
-                return evaluate(self.cells, self.hands, self.me, mover)
-            return _material(self.hands, self.me)
-        total = 0
-        for col, again, w in _OUTCOMES:
-            if col is None:
-                v = self.chance(1 - mover, depth - 1)
-            else:
-                v = self.decide(mover, col, again, depth)
-            total += w * v
-        return total // 27
-
-    def decide(self, mover, col, again, depth):
-        """Value for ``me`` of ``mover`` choosing best in ``col``."""
-        cells = self.cells
-        x = col - 3
-        if depth == 1 and not self.full:
-            # The last placement with material-only leaves: whoever places takes the most it
-            # can eat, and nothing needs placing (``eat`` does not read the origin cell).
-            most = -1
-            for i in range(x, 49, 7):
-                if not cells[i]:
-                    n = len(eat(cells, i, mover + 1))
-                    if n > most:
-                        most = n
-            if most >= 0:
-                self.threats += _COL_WEIGHT[x] * most
-                self.nodes += 1
-                hands = self.hands
-                hands[mover] -= 1
-                hands[1 - mover] += most
-                v = _material(hands, self.me)
-                hands[mover] += 1
-                hands[1 - mover] -= most
-                return v
-            return self.chance(mover if again else 1 - mover, 0)
-        best = None
-        maximize = mover == self.me
-        for y in range(7):
-            i = y * 7 + x
-            if cells[i]:
-                continue
-            v = self.after(mover, i, again, depth)
-            if best is None or (v > best if maximize else v < best):
-                best = v
-        if best is None:  # full column: pass, or roll again on a triple
-            return self.chance(mover if again else 1 - mover, depth - 1)
-        return best
-
-    def after(self, mover, i, again, depth):
-        """Value for ``me`` after ``mover`` places at ``i`` (then taken back)."""
-        self.nodes += 1
-        cells = self.cells
-        hands = self.hands
-        side = mover + 1
-        cells[i] = side
-        eaten = eat(cells, i, side)
-        for j in eaten:
-            cells[j] = 0
-        hands[mover] -= 1
-        hands[1 - mover] += len(eaten)
-        if hands[mover] == 0:
-            v = _material(hands, self.me)
-        else:
-            v = self.chance(mover if again else 1 - mover, depth - 1)
-        hands[mover] += 1
-        hands[1 - mover] -= len(eaten)
-        other = 2 - mover
-        for j in eaten:
-            cells[j] = other
-        cells[i] = 0
-        return v
-
-
 def _pick(options, rng):
     if rng is None or len(options) == 1:
         return options[0]
@@ -246,21 +131,6 @@ H_OWN_NEIGHBOURS = 2
 H_EDGE_ROW = 4
 
 
-def _threats(cells, side):
-    """Sum over the columns of (chance in 27 of rolling that column) x (the most ``side``
-    could eat by placing there now)."""
-    total = 0
-    for x in range(7):
-        best = 0
-        for e in range(x, 49, 7):
-            if not cells[e]:
-                n = len(eat(cells, e, side))
-                if n > best:
-                    best = n
-        total += _COL_WEIGHT[x] * best
-    return total
-
-
 def _neighbours(cells, i, side):
     """How many of the eight spaces around ``i`` hold ``side``: straight up and down wrap in
     the column (It's Cooked!), nothing else wraps."""
@@ -278,40 +148,15 @@ def _neighbours(cells, i, side):
     return n
 
 
-def _positional_after(cells, hands, me, i, enemy_threats=None):
-    """HARD's positional term once ``me`` has placed at ``i`` (cells restored);
-    ``enemy_threats`` is ``_threats`` for the enemy after it, if the search already knows."""
-    side = me + 1
-    cells[i] = side
-    eaten = eat(cells, i, side)
-    for j in eaten:
-        cells[j] = 0
-    v = 0
-    if hands[me] > 1:  # not the winning placement
-        v = (H_MINE * _threats(cells, side) - H_THEIRS * _exposure(cells)[side]
-             - H_ENEMY_THREATS * (_threats(cells, 3 - side) if enemy_threats is None
-                                  else enemy_threats)
-             - H_OWN_NEIGHBOURS * _neighbours(cells, i, side))
-        y = i // 7
-        if y == 0 or y == 6:
-            v += H_EDGE_ROW
-    for j in eaten:
-        cells[j] = 3 - side
-    cells[i] = 0
-    return v
-
-
 # The eight lines through a space, as steps between the 49 cells: (dx, dy) is dx + 7 * dy, and
 # up and down wrap in the column, which is stepping modulo 49. For each space and line,
 # ``_LEN`` is how many spaces the line has beyond it (6 up or down: the wrap stops short of the
 # space itself; 0 when it is under 2, too short to close, or up and down the River, whose
 # cannibals are never eaten); for each column and line, ``_RIV`` is where the River lies on
-# it, counted from 0 at the first space beyond (7: not on it); ``_NEXT`` is that first space
-# (49, an always empty space past the board, when ``_LEN`` is 0).
+# it, counted from 0 at the first space beyond (7: not on it).
 _STEPS = (1, -1, 7, -7, 8, -6, 6, -8)
 _LEN = bytearray(392)
 _RIV = bytearray(56)
-_NEXT = bytearray(392)
 for _i in range(392):
     _x = _i // 8 % 7
     _y = _i // 56
@@ -319,15 +164,12 @@ for _i in range(392):
     _dy = (0, 0, 1, -1, 1, -1, 1, -1)[_i % 8]
     _n = 6 if _dx == 0 else min(6 - _x if _dx > 0 else _x,
                                 7 if _dy == 0 else (6 - _y if _dy > 0 else _y))
-    _NEXT[_i] = 49
     if _n > 1 and (_dx or _x != 3):
         _LEN[_i] = _n
-        _NEXT[_i] = (_i // 8 + _STEPS[_i % 8]) % 49
     if _i < 56:
         _x = _i // 8
         _RIV[_i] = (3 - _x) * _dx - 1 if _dx and (3 - _x) * _dx > 0 else 7
 del _i, _x, _y, _dx, _dy, _n
-_ZERO = bytes(98)
 
 
 def _hard(match):
@@ -340,17 +182,16 @@ def _hard(match):
     me = match.player
     col = match.column
     again = match.again
-    cells = bytearray(50)  # the board, and an empty space past it for ``_NEXT``
-    cells[:49] = match.board.cells
+    cells = bytearray(match.board.cells)
     side = me + 1
     h_me = match.hands[me]
     h_en = match.hands[1 - me]
     steps = _STEPS
     lens = _LEN
     riv = _RIV
-    nxt = _NEXT
     weight = _COL_WEIGHT
     cnt = bytearray(98)  # what side 1 (then side 2) would eat at each space
+    zero = bytes(98)
     most = bytearray(14)  # the most in each column, side 1's then side 2's
     free = bytearray(7)  # the empty spaces in each column
     for p in range(49):
@@ -383,11 +224,13 @@ def _hard(match):
                 o = 3 - s
                 k0 = p * 8
                 for q in range(k0, k0 + 8):
-                    j = nxt[q]
+                    n = lens[q]
+                    if not n:
+                        continue
+                    step = steps[q - k0]
+                    j = (p + step) % 49
                     if cells[j] != o:
                         continue
-                    n = lens[q]
-                    step = steps[q - k0]
                     k = 1
                     while k < n:
                         j = (j + step) % 49
@@ -406,7 +249,7 @@ def _hard(match):
                                     most[at] = c
                             break
                         k += 1
-            cnt[:] = _ZERO
+            cnt[:] = zero
             # each column: the enemy's roll (HARD's own after a triple), eating the most it
             # can, by material (6 in 27 a pass), and the threats for the positional term
             if b == 0:
@@ -458,29 +301,39 @@ def scores(match, level=HARD, depth=HARD_DEPTH):
     if match.phase != PLACE:
         raise ValueError("the computer chooses only where to place (phase {})".format(
             match.phase))
-    if level == HARD and depth == 2:
-        return _hard(match)
+    if level == HARD:
+        if depth == 2:
+            return _hard(match)
+        from shared_rules.lets_do_lunch.search import hard_scores  # other depths: benches
+
+        return hard_scores(match, depth, (_exposure, _neighbours, (
+            H_MINE, H_THEIRS, H_ENEMY_THREATS, H_OWN_NEIGHBOURS, H_EDGE_ROW)))
     me = match.player
     col = match.column
+    side = me + 1
     cells = bytearray(match.board.cells)
     hands = [match.hands[0], match.hands[1]]
-    search = _Search(cells, hands, me, level != HARD)
     out = []
     for row in match.board.empty_rows(col):
         i = (row - 1) * 7 + col - 3
-        if level == HARD:
-            search.threats = 0
-            v = search.after(me, i, match.again, depth)
-            # at depth 2 the enemy's every roll was searched right after this placement, unless
-            # this was a triple (HARD rolls again) or the placement won
-            known = search.threats if depth == 2 and not match.again else None
-            v += _positional_after(cells, hands, me, i, known)
-        elif level == MEDIUM:
-            v = search.after(me, i, match.again, 1)
+        cells[i] = side
+        eaten = eat(cells, i, side)
+        if level == MEDIUM:  # the position after the placement, the next roller to roll
+            for j in eaten:
+                cells[j] = 0
+            hands[me] -= 1
+            hands[1 - me] += len(eaten)
+            if hands[me] == 0:
+                v = _WIN + hands[1 - me]
+            else:
+                v = evaluate(cells, hands, me, me if match.again else 1 - me)
+            hands[me] += 1
+            hands[1 - me] -= len(eaten)
+            for j in eaten:
+                cells[j] = 3 - side
         else:
-            cells[i] = me + 1
-            v = len(eat(cells, i, me + 1))
-            cells[i] = 0
+            v = len(eaten)
+        cells[i] = 0
         out.append((col * 10 + row, v))
     return out
 
