@@ -105,6 +105,7 @@ class BoardWidget:
         mono = d.mono
         s = self.cell
         b = self.sheet
+        w = s * _TILES  # a pixel by its index in the sheet: no (x, y) tuple made for each
         x0 = t * s
         cursor = t >= CURSOR_A
         if cursor:
@@ -131,7 +132,8 @@ class BoardWidget:
                         v = _BG  # dotted grid lines on mono
                 elif mono and bg == RIVER and y % 2 == 0 and (x + y) % 4 == 0:
                     v = _RIVER
-                b[x0 + x, y] = v
+                if v:  # a new Bitmap holds 0
+                    b[y * w + x0 + x] = v
         if what == EMPTY:
             return
         player = (what - 1) % 2
@@ -149,25 +151,25 @@ class BoardWidget:
                 q = max(dx * dx, dy * dy) if mono else dx * dx + dy * dy  # mono: squares
                 if ghost:
                     if (dx == dy or dx == -dy) and q <= r2:
-                        b[x0 + x, y] = ink if ink is not None else _GHOST
+                        b[y * w + x0 + x] = ink if ink is not None else _GHOST
                 elif q <= r2:
                     hollow = mono and player == 1 and q <= inner2
-                    b[x0 + x, y] = back if hollow else piece
+                    b[y * w + x0 + x] = back if hollow else piece
         if cursor and not mono:
             for y in range(1, s):
                 for x in range(1, s):
                     if x < 3 or y < 3 or x > s - 3 or y > s - 3:
-                        b[x0 + x, y] = _CUR
+                        b[y * w + x0 + x] = _CUR
         if what == LAST_A or what == LAST_B:
             if mono:
                 # four corner dots around the piece (a dot inside would blur filled/hollow)
                 for x, y in ((1, 1), (s - 1, 1), (1, s - 1), (s - 1, s - 1)):
-                    b[x0 + x, y] = piece
+                    b[y * w + x0 + x] = piece
             else:
                 c = s // 2
                 for y in range(c - 1, c + 2):
                     for x in range(c - 1, c + 2):
-                        b[x0 + x, y] = back
+                        b[y * w + x0 + x] = back
 
     # showing a position
 
@@ -197,11 +199,13 @@ class BoardWidget:
                 t = base
             if self.tiles[i] != t:
                 self.tiles[i] = t
-                self.grid[x, i // 7] = t
+                self.grid[i] = t  # by index: no (x, y) tuple made
         if self.header is not None and self._drawn != self._lit:
+            was = self._drawn
             self._drawn = self._lit
-            for x in range(7):
-                self._digit(x, 3 if x == self._lit else (2 if x + 3 == RIVER_COLUMN else 1))
+            for x in range(7):  # only the numbers that change colour: displayio redraws
+                if was == -1 or x == was or x == self._lit:  # the span of what was written
+                    self._digit(x, 3 if x == self._lit else (2 if x + 3 == RIVER_COLUMN else 1))
 
     def _digit(self, x, color):
         """Column number x + 3 in a 3x5 font at twice the size, centred over the column."""
@@ -209,9 +213,9 @@ class BoardWidget:
         b = self.header
         x0 = x * self.cell + (self.cell - 6) // 2 + 1
         y0 = (b.height - 10) // 2
+        w = b.width
         for r in range(5):
             for c in range(3):
                 v = color if bits >> (14 - 3 * r - c) & 1 else 0
-                for dy in (0, 1):
-                    for dx in (0, 1):
-                        b[x0 + 2 * c + dx, y0 + 2 * r + dy] = v
+                i = (y0 + 2 * r) * w + x0 + 2 * c  # by index: no (x, y) tuple made
+                b[i] = b[i + 1] = b[i + w] = b[i + w + 1] = v
