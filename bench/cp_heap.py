@@ -57,7 +57,7 @@ def moves(run):
         if e["t"] == "line":
             m = _MOVE.search(e["text"])
             if m:
-                out.append((int(m.group(1)), int(m.group(2))))
+                out.append((int(m.group(1)) % (1 << 29), int(m.group(2))))  # ticks wrap
     return out
 
 

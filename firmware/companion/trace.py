@@ -38,7 +38,7 @@ def attach(app, clock):
         step()
         top = type(app.top).__name__ if app.top is not None else "-"
         if app.handled != seen_handled[0] or top != seen_top[0] or _spans:
-            ms = clock() - t0
+            ms = (clock() - t0) % 0x20000000  # supervisor.ticks_ms wraps at 2**29
             pre = _mem_free()
             gc.collect()
             print("LBX {} {} free={} pre={} ms={}{}".format(app.handled, top, _mem_free(), pre,
