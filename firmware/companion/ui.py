@@ -12,12 +12,20 @@ from .core.text import fit, wrap
 from .textlabel import Label, tile
 
 
-def rect(x, y, w, h, color):
-    """A filled rectangle as a one-colour TileGrid."""
-    bitmap = displayio.Bitmap(max(1, w), max(1, h), 1)
-    palette = displayio.Palette(1)
-    palette[0] = color
-    return displayio.TileGrid(bitmap, pixel_shader=palette, x=x, y=y)
+def rect(x, y, w, h, color, palette=None):
+    """A filled rectangle as a one-colour TileGrid: one blank tile (up to 32 pixels wide, a
+    word a row) repeated along it, so a bar the screen wide holds a 30-pixel bitmap, not a
+    240-pixel one (the title bar's was 896 bytes). ``palette``: one to share (its colour 0)."""
+    w = max(1, w)
+    h = max(1, h)
+    tw = 32
+    while w % tw:
+        tw -= 1
+    if palette is None:
+        palette = displayio.Palette(1)
+        palette[0] = color
+    return displayio.TileGrid(displayio.Bitmap(tw, h, 1), pixel_shader=palette, x=x, y=y,
+                              width=w // tw, height=1, tile_width=tw, tile_height=h)
 
 
 def show(layer, shown):
@@ -261,14 +269,10 @@ class SelectionBar:
         above = d.row_h // 2 - d.char_h // 2  # the labels' place (Label: anchor (0, 0.5))
         cols = (w - d.pad) // d.char_w  # the cells, from the labels' left edge
         right = d.pad + cols * d.char_w
-        bitmaps = {}  # pieces of one size share a bitmap (all 0: the bar's colour)
         for x, y, pw, ph in ((0, 0, w, above), (0, above + d.char_h, w, d.row_h - d.char_h - above),
                              (0, above, d.pad, d.char_h), (right, above, w - right, d.char_h)):
             if pw > 0 and ph > 0:
-                bm = bitmaps.get((pw, ph))
-                if bm is None:
-                    bm = bitmaps[(pw, ph)] = displayio.Bitmap(pw, ph, 1)
-                self.group.append(displayio.TileGrid(bm, pixel_shader=self.palette, x=x, y=y))
+                self.group.append(rect(x, y, pw, ph, 0, self.palette))
         box = font.get_bounding_box()
         self.cells = displayio.TileGrid(font.bitmap, pixel_shader=self.palette, width=cols,
                                         height=1, tile_width=box[0], tile_height=box[1],
@@ -304,18 +308,35 @@ class Toast:
         self.lines = 2
         self.h = self.lines * d.char_h + 2 * d.pad + 4
         y = d.height - self.h
-        # the box and its one-pixel frame: one bitmap (frame 1, inside 0), drawn once when
-        # the toast shows or hides (two rectangles were two bitmaps, each drawn in turn)
+        # the box and its one-pixel frame: one TileGrid over a small sheet of 3x3 tiles (the
+        # sheet framed: corners, edges, inside), laid out over the box; drawn once when the
+        # toast shows or hides (two full-size rectangles were two bitmaps, each drawn in turn)
         w, h = d.width, self.h
-        box = displayio.Bitmap(w, h, 2)
-        for x in range(w):
-            box[x, 0] = box[x, h - 1] = 1
-        for i in range(h):
-            box[0, i] = box[w - 1, i] = 1
+        tw = 32  # tiles of a word a row at most, as rect's
+        while w % tw:
+            tw -= 1
+        th = 4
+        while h % th:
+            th += 1
+        cols, rows = w // tw, h // th
+        sheet = displayio.Bitmap(3 * tw, 3 * th, 2)
+        for i in range(3 * tw):
+            sheet[i, 0] = sheet[i, 3 * th - 1] = 1
+        for i in range(3 * th):
+            sheet[0, i] = sheet[3 * tw - 1, i] = 1
         palette = displayio.Palette(2)
         palette[0] = d.TITLE_BG if not d.mono else 0
         palette[1] = d.FG
-        self.parts.append(displayio.TileGrid(box, pixel_shader=palette, x=0, y=y))
+        box = displayio.TileGrid(sheet, pixel_shader=palette, x=0, y=y, width=cols,
+                                 height=rows, tile_width=tw, tile_height=th, default_tile=4)
+        for i in range(cols):
+            c = 0 if i == 0 else 2 if i == cols - 1 else 1
+            box[i, 0] = c
+            box[i, rows - 1] = 6 + c
+        for j in range(1, rows - 1):
+            box[0, j] = 3
+            box[cols - 1, j] = 5
+        self.parts.append(box)
         self.labels = []
         for i in range(self.lines):
             lab = text(d, "", d.width // 2, y + 2 + d.pad + i * d.char_h + d.char_h // 2,
