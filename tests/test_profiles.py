@@ -266,6 +266,7 @@ def test_render_settings_display_pack(pack):
         'LUNCHBOX_NEOPIXEL = "GP22"\n'
         "LUNCHBOX_NEOPIXEL_COUNT = 8\n"
         'LUNCHBOX_BATTERY = "lipo"\n'
+        "CIRCUITPY_HEAP_START_SIZE = 163840\n"
     )
 
 
@@ -285,12 +286,21 @@ def test_render_settings_oled(oled):
         "LUNCHBOX_NEOPIXEL": "GP22",
         "LUNCHBOX_NEOPIXEL_COUNT": 8,
         "LUNCHBOX_BATTERY": "lipo",
+        "CIRCUITPY_HEAP_START_SIZE": 163840,
     }
+
+
+def test_heap_start_size_only_where_measured(pack):
+    """The heap's one first area is written for the RP2040, whose heap the lane measures; a
+    Pico 2 (RP2350, 520 KB) keeps CircuitPython's own growth."""
+    pico2 = profiles.load_profile("pico2-display-pack")
+    assert "CIRCUITPY_HEAP_START_SIZE" not in profiles.render_settings(pico2)
+    assert "CIRCUITPY_HEAP_START_SIZE = 163840\n" in profiles.render_settings(pack)
 
 
 def test_rendered_keys_are_the_documented_ones():
     design = (ROOT / "docs" / "design.md").read_text()
-    documented = set(re.findall(r"^(LUNCHBOX_[A-Z_]+) =", design, re.M))
+    documented = set(re.findall(r"^((?:LUNCHBOX|CIRCUITPY)_[A-Z_]+) =", design, re.M))
     rendered = set()
     for pid in EXPECTED_IDS:
         rendered |= set(tomllib.loads(profiles.render_settings(profiles.load_profile(pid))))

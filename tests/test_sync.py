@@ -133,6 +133,19 @@ def test_firmware_version(src, tmp_path):
     assert fileset.firmware_version(tmp_path / "nowhere") is None
 
 
+def test_merge_settings_replaces_a_synced_circuitpython_key():
+    """sync writes CIRCUITPY_HEAP_START_SIZE itself: a value already on the drive is replaced,
+    never said twice; the user's other CIRCUITPY_ lines stay."""
+    old = ('CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_HEAP_START_SIZE = 8192\n'
+           'CIRCUITPY_PYSTACK_SIZE = 2048\n')
+    merged = fileset.merge_settings(
+        old, 'LUNCHBOX_PROFILE = "x"\nCIRCUITPY_HEAP_START_SIZE = 163840\n')
+    assert merged.count("CIRCUITPY_HEAP_START_SIZE") == 1
+    assert "CIRCUITPY_HEAP_START_SIZE = 163840\n" in merged
+    assert 'CIRCUITPY_WIFI_SSID = "home"\n' in merged
+    assert "CIRCUITPY_PYSTACK_SIZE = 2048\n" in merged
+
+
 def test_merge_settings_keeps_user_keys():
     old = 'CIRCUITPY_WIFI_SSID = "home"\nLUNCHBOX_PROFILE = "old"\n\n'
     merged = fileset.merge_settings(old, SETTINGS)

@@ -39,6 +39,10 @@ ASSET_SUFFIXES = (".py", ".json", ".bdf", ".pcf", ".bmp")  # .json: the games' d
 ROOT_FILES = ("boot.py", "code.py")
 SETTINGS = "settings.toml"
 SETTINGS_PREFIX = "LUNCHBOX_"
+# CircuitPython's own keys that sync writes too (profiles.render_settings): a value the user
+# had for one is replaced by sync's, so the file never says it twice. (The header's words stay
+# as they were: an older drive's header is recognised by them and not kept twice.)
+SETTINGS_SYNCED = ("CIRCUITPY_HEAP_START_SIZE",)
 
 
 def _walk(base, prefix, suffixes):
@@ -238,7 +242,8 @@ def merge_settings(existing, rendered):
     for line in (existing or b"").splitlines(keepends=True):
         bare = line.rstrip(b"\r\n")
         key = bare.split(b"=", 1)[0].strip()
-        if key.startswith(SETTINGS_PREFIX.encode()) or bare in header:
+        if (key.startswith(SETTINGS_PREFIX.encode()) or key.decode("latin-1") in SETTINGS_SYNCED
+                or bare in header):
             continue
         keep.append(line)
     while keep and not keep[-1].strip():

@@ -447,6 +447,16 @@ def display_pin_order(profile):
     return [r for r in facts["pins"] + facts["optional_pins"] if r in dpins]
 
 
+# CircuitPython's own key for the Python heap's first area (CircuitPython 9+). By default the
+# heap starts at 8 KB and grows by doubling areas taken from the outer heap; on an RP2040 the
+# areas it ends with leave several KB in pieces no one object can use (the lane measured a
+# two-player Space Lunch with the chess clock failing that way on the Display Pack, and
+# completing with the heap made one area from the start): docs/firmware.md, "One heap area".
+# Too large for a build to allocate, CircuitPython falls back to its 8 KB start: as without it.
+HEAP_START_SIZE = {"RP2040": 163840}
+HEAP_START_KEY = "CIRCUITPY_HEAP_START_SIZE"
+
+
 def render_settings(profile):
     """The device's settings.toml for ``profile`` (exactly the keys docs/design.md lists)."""
     problems = validate(profile)
@@ -484,6 +494,8 @@ def render_settings(profile):
     battery = profile.get("power", {}).get("battery")
     if battery:
         lines.append(("LUNCHBOX_BATTERY", battery))
+    if profile["chip"] in HEAP_START_SIZE:
+        lines.append((HEAP_START_KEY, HEAP_START_SIZE[profile["chip"]]))
     out = []
     for key, value in lines:
         if isinstance(value, str):
