@@ -590,6 +590,11 @@ SHOTS = (
     ("menu", None, ""),  # after the first-boot message has gone
     # First player (the menu's row before Settings): four players, the pick settled on a seat
     ("first-player", None, "next*5 ok next*2 ok wait:4000"),
+    # the turn clock: Settings > Turn clock, a 10-minute chess clock; a two-player Space Lunch
+    # 4 s in, on a battery at 15 % (its gauge shows where the title bar has room: the OLED's)
+    ("space-lunch-clock", None, "prev ok wait:500 next*7 ok wait:500 next*5 ok wait:500 back "
+                                "wait:500 next ok wait:1500 next*4 ok wait:1500 ok ok*9 "
+                                "wait:4000 ok"),
     # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
     ("aqua-brunch", "aqua_brunch", "next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok "
                                    "back"),
@@ -614,6 +619,7 @@ SHOTS = (
     ("lets-do-lunch-capture", "lets_do_lunch", "ok " + "ok wait:1500 " * 27 + "wait:2000"),
     ("lets-do-lunch-score", "lets_do_lunch", "ok " + "ok wait:1500 " * 82 + "wait:2000"),
 )
+SHOT_BATTERY = {"space-lunch-clock": 15}  # the shots run on a battery: its charge in percent
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
 BOOTED = "wait:3000 "  # the first-boot message has gone
 
@@ -647,7 +653,8 @@ def readme_shots(directory):
     paths = []
     for profile, tag, zoom in SHOT_PROFILES:
         for stem, script in shot_scripts():
-            sim = Simulator(profile, nvm_path=None, mode="headless")
+            sim = Simulator(profile, nvm_path=None, mode="headless",
+                            battery=SHOT_BATTERY.get(stem))
             try:
                 sim.run_script(script)
                 path = os.path.join(directory, "{}-{}.png".format(stem, tag))
