@@ -250,7 +250,7 @@ FLOWS += [
         # a 10-minute chess clock (Settings > Clock), a two-player Space Lunch with it,
         # paused, a power cut and the resume (companion/clock.py is loaded only with a clock)
         "flow": "space_lunch two players, chess clock",
-        "known_over": "the turn clock's view beside the two-player screen (docs/firmware.md)",
+        "known_over": "one VM here, the menu beside the game and the turn clock (docs/firmware.md)",
         "steps": [
             ("main menu", "", "MainMenu"),
             ("clock set", "prev ok next*7 ok next*5 ok back", "MainMenu"),
