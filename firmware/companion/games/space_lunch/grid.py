@@ -9,7 +9,7 @@ between cells (one per shape); each cell owns only its one-colour palettes.
 
 import displayio
 
-from companion.ui import text
+from companion.ui import show, text
 
 # Twelve foods, twelve colours far apart (and the number on each in black or white).
 FOOD_COLORS = (0xE6194B, 0x3CB44B, 0xFFE119, 0x4363D8, 0xF58231, 0x911EB4,
@@ -82,11 +82,11 @@ class FoodGrid:
             inverse = mark == CURSOR
             face.pixel_shader[0] = d.FG if inverse else d.BG
             lab.color = d.BG if inverse else d.FG
-            frame.hidden = mark != AUTOMA  # a waiting space shows its "?" alone
+            show(frame, mark == AUTOMA)  # a waiting space shows its "?" alone
         else:
             face.pixel_shader[0] = food_color(food) if food else d.BG
             lab.color = ink(d, food)
-            frame.hidden = mark == NONE
+            show(frame, mark != NONE)
             frame.pixel_shader[0] = (d.FG if mark == CURSOR else d.BAD if mark == AUTOMA
                                      else d.DIM)
         if lab.text != s:
@@ -96,10 +96,9 @@ class FoodGrid:
         """The Pick token under column ``pick``; the Solo token beside row ``solo`` (None:
         no Solo token, the two-player game)."""
         self.pick.x = self.left + pick * self.cw + 1
-        if solo is None:
-            self.solo.hidden = True
-        else:
-            self.solo.hidden = False
+        # (ui.show: a shown layer told to show again is drawn whole at the next refresh)
+        show(self.solo, solo is not None)
+        if solo is not None:
             self.solo.y = self.top + solo * self.ch + 2
 
 
