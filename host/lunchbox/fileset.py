@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from .errors import LunchboxError
+from .profiles import HEAP_START_KEY
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +43,7 @@ SETTINGS_PREFIX = "LUNCHBOX_"
 # CircuitPython's own keys that sync writes too (profiles.render_settings): a value the user
 # had for one is replaced by sync's, so the file never says it twice. (The header's words stay
 # as they were: an older drive's header is recognised by them and not kept twice.)
-SETTINGS_SYNCED = ("CIRCUITPY_HEAP_START_SIZE",)
+SETTINGS_SYNCED = (HEAP_START_KEY,)
 
 
 def _walk(base, prefix, suffixes):
