@@ -6,11 +6,15 @@
 //
 // usage: node lane.js --uf2 FILE.uf2 --bootrom bootrom.js --fs fat.img --script keys.json
 //                     [--buttons prev=12,next=13,ok=14,back=15] [--display st7789:dc=16,cs=17
-//                     | ssd1306:addr=0x3c] [--out DIR] [--timeout S]
+//                     | ssd1306:addr=0x3c] [--out DIR] [--timeout S] [--app 0]
 //
 // keys.json: a list of words: prev next ok back, long:NAME (held 1 s), undo (= long:back),
 // wait:MS (emulated), reset (a power cut: the chip starts again on the same flash),
-// shot:NAME (the display controller's memory as DIR/NAME.ppm or .pgm), mark:NAME.
+// shot:NAME (the display controller's memory as DIR/NAME.ppm or .pgm), mark:NAME,
+// type:TEXT (sent on the console as typed; "\n" as Enter, so "\u0003" is Ctrl-C),
+// expect:TEXT (until the console has shown TEXT since the last type:).
+// --app 0: no app on the drive (the REPL is driven with type:/expect:); start the words once
+// the USB console is connected, not at the app's first LBX line.
 // Each press waits until the app has handled something new: the app prints a line
 // "LBX <handled> ..." after each handled event (settings.toml LUNCHBOX_TRACE = 1).
 //
@@ -21,8 +25,9 @@
 //
 // The gaps of the bare emulator closed here: SPI bytes take their time on the wire (8 bits at
 // the programmed SCK rate), so a DMA-fed transfer completes and displayio's refresh() returns;
-// an SSD1306 answers on I2C; a power cut keeps the flash. Not modelled: flash XIP cache misses
-// (the emulator reads flash at RAM speed), bus contention, the panel's own timing.
+// an SSD1306 answers on I2C; a power cut keeps the flash; the flash's chip select is pulled up,
+// so BOOTSEL reads released (CircuitPython 10 reads it at start-up). Not modelled: flash XIP
+// cache misses (the emulator reads flash at RAM speed), bus contention, the panel's own timing.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -30,7 +35,7 @@ const { Simulator, ConsoleLogger, LogLevel, USBCDC } = require('rp2040js');
 const { decodeBlock } = require('uf2');
 
 const opts = { buttons: 'prev=12,next=13,ok=14,back=15', display: 'st7789:dc=16,cs=17',
-  out: '.', timeout: 900, pressMs: 50, longMs: 1000, settleMs: 20, idleS: 3 };
+  out: '.', timeout: 900, pressMs: 50, longMs: 1000, settleMs: 20, idleS: 3, app: 1 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const k = argv[i].replace(/^--/, '');
@@ -44,6 +49,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (k === 'out') opts.out = v;
   else if (k === 'timeout') opts.timeout = Number(v);
   else if (k === 'idle') opts.idleS = Number(v);
+  else if (k === 'app') opts.app = Number(v);
   else { process.stderr.write(`lane.js: unknown option ${argv[i - 1]}\n`); process.exit(64); }
 }
 if (!opts.uf2 || !opts.bootrom || !opts.fs || !opts.script) {
@@ -194,8 +200,8 @@ function powerOn(flash) {
   mcu.loadBootrom(bootromB1); // resets the chip, which blanks its flash: load the flash after
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.flash.set(flash);
-  const c = { sim, mcu, rx: '', line: '', connected: false, stopped: false, handled: -1, reboots: 0,
-    lbx: 0, lastLbxEmu: 0, boot: boots };
+  const c = { sim, mcu, rx: '', typed: '', line: '', connected: false, stopped: false,
+    handled: -1, reboots: 0, lbx: 0, lastLbxEmu: 0, boot: boots };
   c.emu = () => sim.clock.nanos / 1e9;
 
   // SPI: a byte is on the wire for 8 SCK periods, then its (dummy) answer arrives, so the
@@ -253,6 +259,15 @@ function powerOn(flash) {
       if (asserted & (1 << (16 + k))) { spi.control1 = 0; spi.txFIFO.reset(); spi.rxFIFO.reset(); }
     });
   };
+  // The flash's chip select (QSPI SS) idles high: the Pico pulls it up through a 10 K
+  // resistor and the BOOTSEL button pulls it low only while pressed. CircuitPython 10 reads
+  // BOOTSEL at start-up (supervisor/port.c port_boot_button_pressed: SS output floated, then
+  // SIO GPIO_HI_IN bit 1) and, when it reads low, waits for the button to be released. The
+  // bare emulator reads every QSPI pin low (no input set) and leaves the QSPI pads' input
+  // enable clear (pads 0x36), where the chip's reset values have IE set (SS: 0x5a): CP 10
+  // waited there for ever, with USB never started. Not modelled: pressing BOOTSEL.
+  mcu.qspi.forEach((pin) => { pin.padValue |= 0x40; });
+  mcu.qspi[1].setInputValue(true);
   // I2C lines and buttons idle high (the board's pull-ups)
   for (const name of Object.keys(buttons)) mcu.gpio[buttons[name]].setInputValue(true);
   if (disp.kind === 'ssd1306') {
@@ -265,6 +280,7 @@ function powerOn(flash) {
   cdc.onSerialData = (value) => {
     const s = Buffer.from(value).toString('latin1');
     c.rx += s;
+    c.typed += s;
     c.line += s;
     let i;
     while ((i = c.line.indexOf('\n')) >= 0) {
@@ -403,11 +419,30 @@ async function waitEmu(ms) {
   const target = chip.emu() + ms / 1000;
   while (chip.emu() < target) await sleep(2);
 }
-// the app is up when it printed its first LBX line; a crash prints a traceback instead
+// the app is up when it printed its first LBX line; a crash prints a traceback instead.
+// Without an app (--app 0): when the USB console is connected.
 async function waitForApp(limitS) {
   const t0 = Date.now();
-  while (chip.lbx === 0) {
-    if (Date.now() - t0 > limitS * 1000) throw new Error('the app never started (no LBX line)');
+  while (opts.app ? chip.lbx === 0 : !chip.connected) {
+    if (Date.now() - t0 > limitS * 1000) {
+      throw new Error(opts.app ? 'the app never started (no LBX line)'
+        : 'USB never enumerated (no console)');
+    }
+    await sleep(5);
+  }
+}
+
+// the REPL: what is typed goes to the console's OUT endpoint, Enter as CR
+function type(text) {
+  chip.typed = '';
+  for (const ch of Buffer.from(text.replace(/\n/g, '\r'), 'latin1')) chip.cdc.sendSerialByte(ch);
+}
+async function expect(text, limitS) {
+  const t0 = Date.now();
+  while (!chip.typed.includes(text)) {
+    if (Date.now() - t0 > limitS * 1000) {
+      throw new Error(`the console never showed ${JSON.stringify(text)}`);
+    }
     await sleep(5);
   }
 }
@@ -454,6 +489,8 @@ async function main() {
     if (w.startsWith('wait:')) await waitEmu(Number(w.slice(5)));
     else if (w.startsWith('mark:')) emit({ t: 'mark', name: w.slice(5), emu: chip.emu() });
     else if (w.startsWith('shot:')) shot(w.slice(5));
+    else if (w.startsWith('type:')) type(w.slice(5));
+    else if (w.startsWith('expect:')) await expect(w.slice(7), 600);
     else if (w === 'reset') {
       const flash = new Uint8Array(chip.mcu.flash);
       chip.stopped = true;
