@@ -160,6 +160,16 @@ class TileGrid:
 def release_displays():
     pass
 ''',
+    "vectorio": '''
+class Rectangle:
+    def __init__(self, pixel_shader=None, width=1, height=1, x=0, y=0, color_index=0):
+        self.pixel_shader = pixel_shader
+        self.width = width
+        self.height = height
+        self.x = x
+        self.y = y
+        self.hidden = False
+''',
     "terminalio": '''
 from displayio import Bitmap
 class _Glyph:

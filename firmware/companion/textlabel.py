@@ -29,12 +29,10 @@ class Label(displayio.Group):
         self._ch = box[1]
         self._step = int(box[1] * line_spacing + 0.5)
         self._palette = displayio.Palette(2)
-        if background is None:
-            self._palette[0] = 0
-            self._palette.make_transparent(0)
-        else:  # opaque cells: what is under them is not drawn there (each pixel once)
-            self._palette[0] = background
-        self._palette[1] = color
+        self._bg = None
+        self._palette.make_transparent(0)
+        self.background = background  # opaque cells: what is under them is not drawn there
+        self.color = color
         self._space = self._tile(" ")
         self._anchor = anchor_point
         self._pos = anchored_position
@@ -110,20 +108,34 @@ class Label(displayio.Group):
 
     @property
     def color(self):
-        return self._palette[1]
+        return self._fg
 
     @color.setter
     def color(self, value):
+        self._fg = value
         self._palette[1] = value
 
     @property
     def background(self):
-        """The cells' colour (a label made with a ``background`` only)."""
-        return self._palette[0]
+        """The cells' colour; None: transparent (each set redraws the label: set on change)."""
+        return self._bg
 
     @background.setter
     def background(self, value):
-        self._palette[0] = value
+        if value is None:
+            self._palette[0] = 0
+            if self._bg is not None:
+                self._palette.make_transparent(0)
+        else:
+            self._palette[0] = value
+            if self._bg is None:
+                self._palette.make_opaque(0)
+        self._bg = value
+
+    @property
+    def cells(self):
+        """The width of the first line's grid, in cells (what it draws, blanks included)."""
+        return self._rows[0].width if self._rows else 0
 
     @property
     def anchor_point(self):

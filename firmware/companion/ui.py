@@ -7,25 +7,21 @@ ever drawn cut off or off-screen.
 
 import displayio
 import terminalio
+import vectorio
 
 from .core.text import fit, wrap
-from .textlabel import Label, tile
+from .textlabel import Label
 
 
 def rect(x, y, w, h, color, palette=None):
-    """A filled rectangle as a one-colour TileGrid: one blank tile (up to 32 pixels wide, a
-    word a row) repeated along it, so a bar the screen wide holds a 30-pixel bitmap, not a
-    240-pixel one (the title bar's was 896 bytes). ``palette``: one to share (its colour 0)."""
-    w = max(1, w)
-    h = max(1, h)
-    tw = 32
-    while w % tw:
-        tw -= 1
+    """A filled rectangle: a vectorio shape, which displayio draws at about half a TileGrid's
+    cost a pixel (no tile arithmetic: 2.4 against 5.2 us a pixel on the board, measured in
+    docs/firmware.md, "Press to redraw") and which holds no bitmap. ``palette``: one to
+    share (its colour 0)."""
     if palette is None:
         palette = displayio.Palette(1)
         palette[0] = color
-    return displayio.TileGrid(displayio.Bitmap(tw, h, 1), pixel_shader=palette, x=x, y=y,
-                              width=w // tw, height=1, tile_width=tw, tile_height=h)
+    return vectorio.Rectangle(pixel_shader=palette, width=max(1, w), height=max(1, h), x=x, y=y)
 
 
 def show(layer, shown):
@@ -137,16 +133,13 @@ class ListMenu:
         self.group = displayio.Group()
         self.labels = []
         self.marks = []
-        self._backs = [d.BG] * self.rows  # the marks' cells' colours: the bar's, or none
+        self.bar = SelectionBar(d, self.top)
+        self.group.append(self.bar.group)
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
             lab = text(d, "", d.pad, y)
             self.labels.append(lab)
             self.group.append(lab)
-        # over the labels (it hides the selected one), under the marks (recoloured, and
-        # opaque in the colour under them: each pixel of theirs is drawn once)
-        self.bar = SelectionBar(d, self.top)
-        self.group.append(self.bar.group)
         for r in range(self.rows):
             y = self.top + r * d.row_h + d.row_h // 2
             mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5), bg=d.BG)
@@ -201,7 +194,7 @@ class ListMenu:
         bar_bg = d.EDIT_BG if self.editing else d.SEL_BG
         for r in range(self.rows):
             i = self.first + r
-            sel = i == self.selected
+            sel = i == self.selected and i < n
             if i < n:
                 mark = fit(self.item_marks[i], cols * 2 // 3)
                 room = cols - (len(mark) + 1 if mark else 0)
@@ -211,87 +204,66 @@ class ListMenu:
             lab = self.labels[r]
             if lab.text != s:
                 lab.text = s
-            if sel:
-                self.bar.set(s)
-            back = bar_bg if sel else d.BG
-            if self._backs[r] != back:
-                # only marks whose colours change are redrawn (SPI time on the device)
-                m = self.marks[r]
-                m.color = d.SEL_FG if sel else d.FG
-                m.background = back
-                self._backs[r] = back
+            # the selected row's own label in the bar's colours (only colours that change
+            # are set: a palette changed redraws the label)
+            paint(lab, d.SEL_FG if sel else d.FG, bar_bg if sel else None)
+            paint(self.marks[r], d.SEL_FG if sel else d.FG, bar_bg if sel else d.BG)
             if self.marks[r].text != mark:
                 self.marks[r].text = mark
-        bar = self.bar
-        # a TileGrid shown (hidden = False) is drawn whole again even when it was shown
-        # already (shared-module/displayio/TileGrid.c): set only what changes
-        show(bar.group, n)
-        bar.group.y = self.top + (self.selected - self.first) * d.row_h
-        bar.palette[0] = bar_bg
+            if sel:
+                self.bar.place(self.top + r * d.row_h, d.pad + lab.cells * d.char_w, bar_bg)
+        show(self.bar.group, n)
         if n > self.rows:
             track = self.rows * d.row_h
             h = max(4, track * self.rows // n)
             self.thumb.y = self.top + (track - h) * self.first // (n - self.rows)
             show(self.thumb, True)
-            self._thumb_h(h)
+            if self.thumb.height != h:  # a shape's size is set in place
+                self.thumb.height = h
         else:
             show(self.thumb, False)
 
-    def _thumb_h(self, h):
-        # TileGrids cannot be resized: swap in a new one only when the height changes
-        if self.thumb.bitmap.height != h:
-            i = self.group.index(self.thumb)
-            y = self.thumb.y
-            self.thumb = rect(self.d.width - 2, y, 2, h, self.d.DIM)
-            self.group[i] = self.thumb
+
+def paint(label, fg, bg):
+    """A label's colours (``bg`` None: its cells transparent), set only where they change."""
+    if label.color != fg:
+        label.color = fg
+    if label.background != bg:
+        label.background = bg
 
 
 class SelectionBar:
-    """A list's selection bar, a row high and the screen wide, showing the selected row's text
-    in the bar's colours: the text is a TileGrid of the font's glyphs with an opaque
-    background, laid exactly over the row's label (which it hides), and the rest of the row
-    is strips of the bar around it (left, right, and above and below where the row is taller
-    than the text).
-
-    displayio redraws, for each layer that changed, that layer's area, one after the other:
-    a bar that moved and two labels that changed colour would draw the labels' areas twice.
-    This bar moving redraws the row it left and the row it came to, once each; the labels
-    under it never change colour."""
+    """A list's selection bar: strips of the bar's colour around the selected row's label,
+    which ListMenu turns to the bar's colours (left, right, and above and below where the row
+    is taller than the text). Nothing of the bar lies over a label: displayio draws each
+    changed layer's area in turn, so a bar laid over its row drew that row twice whenever
+    its text changed (a scroll); now a move recolours two labels and moves the strips, and
+    a scroll writes each row's changed cells once."""
 
     def __init__(self, d, top):
-        font = terminalio.FONT
-        self.font = font
+        self.d = d
         self.group = displayio.Group(y=top)
-        self.palette = displayio.Palette(2)
+        self.palette = displayio.Palette(1)
         self.palette[0] = d.SEL_BG
-        self.palette[1] = d.SEL_FG
         w = d.width
         above = d.row_h // 2 - d.char_h // 2  # the labels' place (Label: anchor (0, 0.5))
-        cols = (w - d.pad) // d.char_w  # the cells, from the labels' left edge
-        right = d.pad + cols * d.char_w
         for x, y, pw, ph in ((0, 0, w, above), (0, above + d.char_h, w, d.row_h - d.char_h - above),
-                             (0, above, d.pad, d.char_h), (right, above, w - right, d.char_h)):
+                             (0, above, d.pad, d.char_h)):
             if pw > 0 and ph > 0:
                 self.group.append(rect(x, y, pw, ph, 0, self.palette))
-        box = font.get_bounding_box()
-        self.cells = displayio.TileGrid(font.bitmap, pixel_shader=self.palette, width=cols,
-                                        height=1, tile_width=box[0], tile_height=box[1],
-                                        default_tile=tile(font, " "))
-        cells = displayio.Group(scale=d.scale, x=d.pad, y=above)
-        cells.append(self.cells)
-        self.group.append(cells)
-        self.s = ""
+        # right of the label's cells to the edge (moved as the label's width changes)
+        self.right = rect(w - 1, above, 1, d.char_h, 0, self.palette)
+        self.group.append(self.right)
 
-    def set(self, s):
-        """The text shown (only the cells that change are written)."""
-        was = self.s
-        if s == was:
-            return
-        for k in range(max(len(s), len(was))):
-            c = s[k] if k < len(s) else " "
-            if c != (was[k] if k < len(was) else " "):
-                self.cells[k] = tile(self.font, c)
-        self.s = s
+    def place(self, y, x, color):
+        """The bar at row top ``y``, its label's cells ending at ``x``, in ``color``."""
+        self.palette[0] = color
+        if self.group.y != y:
+            self.group.y = y
+        w = max(1, self.d.width - x)
+        if self.right.x != x or self.right.width != w:
+            self.right.x = min(x, self.d.width - 1)
+            self.right.width = w
 
 
 class Toast:

@@ -34,7 +34,7 @@ BUILTIN = ("adafruit_pixelbuf", "alarm", "analogio", "array", "binascii", "bitma
            "busdisplay", "busio", "collections", "digitalio", "displayio", "errno", "fontio",
            "fourwire", "gc", "i2cdisplaybus", "io", "json", "keypad", "math", "microcontroller",
            "micropython", "neopixel_write", "os", "random", "re", "struct", "supervisor", "sys",
-           "terminalio", "time", "traceback", "usb_cdc", "watchdog")
+           "terminalio", "time", "traceback", "usb_cdc", "vectorio", "watchdog")
 
 ASSET_SUFFIXES = (".py", ".json", ".bdf", ".pcf", ".bmp")  # .json: the games' descriptors
 ROOT_FILES = ("boot.py", "code.py")

@@ -3,13 +3,13 @@
 The grid is nine cells of a card each: a face (the food's colour on the colour display) with
 the food's number, inside a frame that marks the cursor (white) or the Automa's next card
 (red). On the mono display the cursor is inverse video and the Automa's card is framed. The
-Pick token is a bar under its column, the Solo token a bar left of its row. Bitmaps are shared
-between cells (one per shape); each cell owns only its one-colour palettes.
+Pick token is a bar under its column, the Solo token a bar left of its row. Boxes are vectorio
+shapes (ui.rect), each with its own one-colour palette.
 """
 
 import displayio
 
-from companion.ui import show, text
+from companion.ui import rect, show, text
 
 # Twelve foods, twelve colours far apart (and the number on each in black or white).
 FOOD_COLORS = (0xE6194B, 0x3CB44B, 0xFFE119, 0x4363D8, 0xF58231, 0x911EB4,
@@ -33,12 +33,6 @@ def ink(d, food):
     return 0x000000 if food in DARK_TEXT else 0xFFFFFF
 
 
-def _tile(bitmap, color, x, y):
-    pal = displayio.Palette(1)
-    pal[0] = color
-    return displayio.TileGrid(bitmap, pixel_shader=pal, x=x, y=y)
-
-
 class FoodGrid:
     def __init__(self, d, left, top, cw, ch, scale):
         self.d = d
@@ -46,16 +40,14 @@ class FoodGrid:
         self.group = displayio.Group()
         m = 1 if d.mono else 3  # frame width inside the slot
         fw, fh = cw - 2, ch - (0 if d.mono else 2)
-        frame_bm = displayio.Bitmap(fw, fh, 1)
-        face_bm = displayio.Bitmap(cw - 2 * m, ch - 2 * m, 1)
         self.frames, self.faces, self.labels = [], [], []
         self.state = [None] * 9
         for c in range(9):
             x = left + (c % 3) * cw
             y = top + (c // 3) * ch
-            frame = _tile(frame_bm, d.FG, x + 1, y + (0 if d.mono else 1))
+            frame = rect(x + 1, y + (0 if d.mono else 1), fw, fh, d.FG)
             frame.hidden = True
-            face = _tile(face_bm, d.BG, x + m, y + m)
+            face = rect(x + m, y + m, cw - 2 * m, ch - 2 * m, d.BG)
             lab = text(d, "", x + cw // 2, y + ch // 2, d.FG, scale, (0.5, 0.5))
             for part in (frame, face, lab):
                 self.group.append(part)
@@ -63,8 +55,8 @@ class FoodGrid:
             self.faces.append(face)
             self.labels.append(lab)
         bar = 2 if d.mono else 4
-        self.pick = _tile(displayio.Bitmap(cw - 2, bar, 1), d.ACCENT, left + 1, top + 3 * ch)
-        self.solo = _tile(displayio.Bitmap(max(2, left - 2), ch - 4, 1), d.ACCENT, 0, top + 2)
+        self.pick = rect(left + 1, top + 3 * ch, cw - 2, bar, d.ACCENT)
+        self.solo = rect(0, top + 2, max(2, left - 2), ch - 4, d.ACCENT)
         self.group.append(self.pick)
         self.group.append(self.solo)
 
@@ -109,7 +101,7 @@ class Wheel:
     def __init__(self, d, left, top, width, row_h, scale):
         self.d = d
         self.group = displayio.Group()
-        self.bar = _tile(displayio.Bitmap(width, row_h - 2, 1), d.SEL_BG, left, top + row_h + 1)
+        self.bar = rect(left, top + row_h + 1, width, row_h - 2, d.SEL_BG)
         self.group.append(self.bar)
         self.labels = []
         for i in range(3):
