@@ -75,13 +75,16 @@ def move_lines(r):
                     max(ms for ms, _ in got))]
 
 
+def jobs_of(flows, profiles=PROFILES):
+    """(flow, profile) for each flow on each profile whose display it runs on."""
+    return [(f, p) for f in flows for p in profiles
+            if ("st7789" if "display" in p else "ssd1306") in f.get("displays",
+                                                                     ("st7789", "ssd1306"))]
+
+
 def one(job):
     flow_name, profile, mpy, hold = job
     flow = next(f for f in heap_flows.FLOWS if f["flow"] == flow_name)
-    displays = flow.get("displays", ("st7789", "ssd1306"))
-    drv = "st7789" if "display" in profile else "ssd1306"
-    if drv not in displays:
-        return None
     r = cplane.run_flow(flow, profile, mpy=mpy, hold=hold)
     passes = r.run.passes
     return {
@@ -118,13 +121,13 @@ def main(argv=None):
     ap.add_argument("--json", metavar="OUT")
     ap.add_argument("--profile", choices=PROFILES)
     a = ap.parse_args(argv)
-    names = a.flows or [f["flow"] for f in heap_flows.FLOWS]
+    flows = [f for f in heap_flows.FLOWS if not a.flows or f["flow"] in a.flows]
     profiles = [a.profile] if a.profile else PROFILES
-    jobs = [(n, p, not a.py, a.hold) for n in names for p in profiles]
+    jobs = [(f["flow"], p, not a.py, a.hold) for f, p in jobs_of(flows, profiles)]
     with ProcessPoolExecutor(a.jobs) as ex:
-        results = [r for r in ex.map(one, jobs) if r is not None]
-    print("CircuitPython 9.2.2 (rp2040js), {}, {} B held back".format(
-        ".py" if a.py else ".mpy", a.hold))
+        results = list(ex.map(one, jobs))
+    print("CircuitPython {} (rp2040js), {}, {} B held back".format(
+        cplane.CP_VERSION, ".py" if a.py else ".mpy", a.hold))
     print("{:30} {:18} {:>5} {:>8} {:>8} {:>7} {:>7}  {}".format(
         "flow", "profile", "ends", "free", "garbage", "slow ms", "med ms", "opens s"))
     for r in results:

@@ -20,7 +20,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CP = ROOT / "tests" / "cp"
-UF2 = CP / "adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.2.uf2"
+# the CircuitPython the lane boots: 9.2.2, whose figures the docs give, or 10.0.0 with
+# LUNCHBOX_CPLANE_CP=10.0.0 (its .mpy files are the same format, 6.3: ours load there too)
+CP_VERSION = os.environ.get("LUNCHBOX_CPLANE_CP", "9.2.2")
+UF2 = CP / "adafruit-circuitpython-raspberry_pi_pico-en_US-{}.uf2".format(CP_VERSION)
 BOOTROM = CP / "bootrom.js"
 DRIVER = CP / "lane.js"
 MPY_CROSS = CP / "mpy-cross-9.2.2-linux-x86_64"
