@@ -118,10 +118,13 @@ def _display(cfg, warm=False):
 
 # ST7789 init sequences for busdisplay.BusDisplay: command, argument count (| 0x80: a delay
 # follows the arguments), arguments, delay in ms (255: 500 ms); a command without a delay is
-# followed by 10 ms. After power-on or a reset: adafruit_st7789's own sequence (bgr, invert),
-# byte for byte, with its 1.2 s of delays (SWRESET 150 ms, SLPOUT and DISPON 500 ms each).
-_ST7789_POWER_ON = (b"\x01\x80\x96" b"\x11\x80\xff" b"\x3a\x81\x55\x0a" b"\x36\x01\x08"
-                    b"\x13\x80\x0a" b"\x29\x80\xff" b"\x36\x01\xc0" b"\x21\x00")
+# followed by 10 ms. After power-on or a reset: adafruit_st7789's commands (bgr, invert) with
+# the ST7789V datasheet's waits instead of its 1.2 s of delays: 120 ms after SWRESET before
+# SLPOUT (150 here), 5 ms after SLPOUT before the next command (120 here, also the least
+# before a later SLPIN), none after the rest. Power-on to the menu was 4.2 s, the delays most
+# of the Display Pack's extra second over the OLED.
+_ST7789_POWER_ON = (b"\x01\x80\x96" b"\x11\x80\x78" b"\x3a\x81\x55\x0a" b"\x36\x81\x08\x00"
+                    b"\x13\x80\x00" b"\x29\x80\x0a" b"\x36\x81\xc0\x00" b"\x21\x80\x00")
 # A panel already set up is only told the same modes again, without delays (SLPOUT 5 ms, in
 # case): those delays were most of a game's opening in its fresh VM.
 _ST7789_AWAKE = (b"\x11\x80\x05" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
