@@ -59,3 +59,24 @@ def test_line_spacing():
     lab = Label(terminalio.FONT, text="a\nb\nc", line_spacing=1.25)
     assert [r.y for r in lab._rows] == [0, 15, 30]
     assert lab.bounding_box == (0, 0, 6, 42)
+
+
+def test_background_turns_opaque_and_back():
+    lab = Label(terminalio.FONT, text="ab")
+    assert lab.background is None and lab._palette.is_transparent(0)
+    lab.background = 0x123456
+    assert lab.background == 0x123456 and not lab._palette.is_transparent(0)
+    assert lab._palette[0] == 0x123456
+    lab.background = None
+    assert lab.background is None and lab._palette.is_transparent(0)
+    assert not Label(terminalio.FONT, text="x", background=0)._palette.is_transparent(0)
+
+
+def test_cells_is_the_grids_width_blanks_included():
+    lab = Label(terminalio.FONT, text="abcd")
+    assert lab.cells == 4
+    lab.text = "ab"  # the grid keeps its width, the rest blank
+    assert lab.cells == 4
+    lab.text = "abcdef"
+    assert lab.cells == 6
+
