@@ -108,11 +108,10 @@ class Label(displayio.Group):
 
     @property
     def color(self):
-        return self._fg
+        return self._palette[1]
 
     @color.setter
     def color(self, value):
-        self._fg = value
         self._palette[1] = value
 
     @property
