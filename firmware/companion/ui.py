@@ -15,8 +15,8 @@ from .textlabel import Label
 
 def rect(x, y, w, h, color, palette=None):
     """A filled rectangle: a vectorio shape, which displayio draws at about half a TileGrid's
-    cost a pixel (no tile arithmetic: 2.4 against 5.2 us a pixel on the board, measured in
-    docs/firmware.md, "Press to redraw") and which holds no bitmap. ``palette``: one to
+    cost a pixel (no tile arithmetic: 2.4 against 5.2 us a pixel on the board; docs/firmware.md,
+    "Screens and redraws") and which holds no bitmap. ``palette``: one to
     share (its colour 0)."""
     if palette is None:
         palette = displayio.Palette(1)
