@@ -37,12 +37,18 @@ def opens(run):
     """Seconds from each press that started a game's VM to that game's first screen."""
     out = []
     last_key = None
+    booted = set()  # the boots (power-ons) whose first pass was seen: that one is no game open
     for e in run.events:
         if e["t"] == "key" and not e["word"].startswith(("mark:", "wait:", "shot:")):
             last_key = e
-        elif e["t"] == "line" and last_key is not None and e["boot"] == last_key["boot"]:
+        elif e["t"] == "line":
             m = cplane._LBX.search(e["text"])
-            if m and m.group(1) == "0" and m.group(2) != "MainMenu" and e["emu"] > 5:
+            if not m:
+                continue
+            if e["boot"] not in booted:
+                booted.add(e["boot"])
+            elif (last_key is not None and e["boot"] == last_key["boot"] and m.group(1) == "0"
+                  and m.group(2) != "MainMenu"):
                 out.append(round(e["emu"] - last_key["emu"] - 0.05, 2))
     return out
 

@@ -115,3 +115,19 @@ def test_each_game_starts_in_a_fresh_vm(opened):
     menus = [p.free for p in run.passes if p.top == "MainMenu" and p.handled == 0]
     assert len(menus) == len(OPEN_EACH) + 1
     assert max(menus) - min(menus) <= 256, menus
+
+
+def test_the_docs_give_the_recorded_lane_figures():
+    """docs/firmware.md's table is bench/cp_heap.py's, from the figures the long run checks a
+    fresh run against (bench/data/cp_lane.json): the docs' numbers are the lane's."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(cplane.ROOT / "bench"))
+    import cp_heap
+
+    recorded = json.loads((cplane.ROOT / "bench" / "data" / "cp_lane.json").read_text())
+    assert {(r["flow"], r["profile"]) for r in recorded} == {
+        (f["flow"], p) for f, p in cp_heap.jobs_of(cp_heap.heap_flows.FLOWS)}
+    docs = (cplane.ROOT / "docs" / "firmware.md").read_text()
+    assert cp_heap.markdown(recorded) in docs
