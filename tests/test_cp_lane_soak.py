@@ -55,7 +55,9 @@ def test_flow_keeps_the_margin(flow, profile, tmp_path):
     assert r.complete
     was = [row["free"] for row in RECORDED[(flow["flow"], profile)]["rows"]]
     now = [row["free"] for row in r.rows]
-    assert len(now) == len(was) and all(abs(a - b) <= SLACK for a, b in zip(now, was)), (
+    # (None: a step with no pass of its own, a press the screen ignores)
+    assert len(now) == len(was) and all(
+        a == b if None in (a, b) else abs(a - b) <= SLACK for a, b in zip(now, was)), (
         "the heap differs from bench/data/cp_lane.json (now, then): {}: measure the figures "
         "again (bench/cp_heap.py --json) and update docs/firmware.md".format(
             list(zip(now, was))))
