@@ -23,13 +23,23 @@ CP = ROOT / "tests" / "cp"
 # the CircuitPython the lane boots: 9.2.2, whose figures the docs give, or 10.0.0 with
 # LUNCHBOX_CPLANE_CP=10.0.0 (its .mpy files are the same format, 6.3: ours load there too)
 CP_VERSION = os.environ.get("LUNCHBOX_CPLANE_CP", "9.2.2")
-UF2 = CP / "adafruit-circuitpython-raspberry_pi_pico-en_US-{}.uf2".format(CP_VERSION)
+
+
+def uf2_for(version):
+    """Adafruit's Pico UF2 of that CircuitPython version, as tests/cp keeps it."""
+    return CP / "adafruit-circuitpython-raspberry_pi_pico-en_US-{}.uf2".format(version)
+
+
+UF2 = uf2_for(CP_VERSION)
 BOOTROM = CP / "bootrom.js"
 DRIVER = CP / "lane.js"
 MPY_CROSS = CP / "mpy-cross-9.2.2-linux-x86_64"
 NODE_MODULES = ROOT / "node_modules"
 FS_SIZE = 1024 * 1024  # CIRCUITPY on a 2 MB Pico with CircuitPython 9: flash 0x100000..
 HOLD = 24 * 1024  # the margin every flow must keep (docs/firmware.md)
+# the figures docs/firmware.md gives (bench/cp_heap.py --json): the soak checks a fresh run
+# against them, make test that the docs' table is theirs
+FIGURES = ROOT / "bench" / "data" / "cp_lane.json"
 
 sys.path.insert(0, str(ROOT / "host"))
 from lunchbox import fileset, mpycross, profiles  # noqa: E402

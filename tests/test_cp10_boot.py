@@ -15,7 +15,7 @@ import subprocess
 import cplane
 import pytest
 
-UF2_10 = cplane.CP / "adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.0.uf2"
+UF2_10 = cplane.uf2_for("10.0.0")
 BANNER = "Adafruit CircuitPython 10.0.0 on 2025-10-01; Raspberry Pi Pico with rp2040"
 
 # no code.py on the drive: CircuitPython waits at "Press any key"; a key enters the REPL

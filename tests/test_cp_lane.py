@@ -126,7 +126,7 @@ def test_the_docs_give_the_recorded_lane_figures():
     sys.path.insert(0, str(cplane.ROOT / "bench"))
     import cp_heap
 
-    recorded = json.loads((cplane.ROOT / "bench" / "data" / "cp_lane.json").read_text())
+    recorded = json.loads(cplane.FIGURES.read_text())
     assert {(r["flow"], r["profile"]) for r in recorded} == {
         (f["flow"], p) for f, p in cp_heap.jobs_of(cp_heap.heap_flows.FLOWS)}
     docs = (cplane.ROOT / "docs" / "firmware.md").read_text()

@@ -23,9 +23,8 @@ pytestmark = pytest.mark.soak
 # same heap step by step, within what timing moves (on the OLED a pass can land before or
 # after an I2C transfer: 224 B seen between two runs, up to 3 KB on one Let's Do Lunch flow):
 # an independent run of the same UF2 agrees. More than SLACK apart, the figures are stale.
-FIGURES = Path(__file__).resolve().parent.parent / "bench" / "data" / "cp_lane.json"
 SLACK = 4096
-RECORDED = {(r["flow"], r["profile"]): r for r in json.loads(FIGURES.read_text())}
+RECORDED = {(r["flow"], r["profile"]): r for r in json.loads(cplane.FIGURES.read_text())}
 
 JOBS = cp_heap.jobs_of(heap_flows.FLOWS)
 

@@ -16,8 +16,7 @@ from .textlabel import Label
 def rect(x, y, w, h, color, palette=None):
     """A filled rectangle: a vectorio shape, which displayio draws at about half a TileGrid's
     cost a pixel (no tile arithmetic: 2.4 against 5.2 us a pixel on the board; docs/firmware.md,
-    "Screens and redraws") and which holds no bitmap. ``palette``: one to
-    share (its colour 0)."""
+    "Screens and redraws") and which holds no bitmap. ``palette``: one to share (its colour 0)."""
     if palette is None:
         palette = displayio.Palette(1)
         palette[0] = color
@@ -260,9 +259,10 @@ class SelectionBar:
         self.palette[0] = color
         if self.group.y != y:
             self.group.y = y
-        w = max(1, self.d.width - x)
+        x = min(x, self.d.width - 1)  # at least a pixel wide (compared as it is stored)
+        w = self.d.width - x
         if self.right.x != x or self.right.width != w:
-            self.right.x = min(x, self.d.width - 1)
+            self.right.x = x
             self.right.width = w
 
 
