@@ -491,7 +491,7 @@ def free():
 
 def _unload(name):
     if name in sys.modules:
-        unload(sys, name)  # the firmware's own, appended below (loader_unload)
+        unload(name)  # the firmware's own, appended below (firmware_unload)
 
 
 def _fill(target):
@@ -566,16 +566,16 @@ def step():
 '''
 
 
-def loader_unload():
-    """The source of the firmware's ``unload`` (companion/loader.py), for the peak script:
-    importing the loader there would load the screens it imports and skew every peak."""
+def firmware_unload():
+    """The source of the firmware's ``unload`` (companion/unload.py), for the peak script:
+    a module of its own there would add its heap to every peak."""
     import ast
 
-    text = (ROOT / "firmware" / "companion" / "loader.py").read_text()
+    text = (ROOT / "firmware" / "companion" / "unload.py").read_text()
     for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef) and node.name == "unload":
             return ast.get_source_segment(text, node) + "\n"
-    raise LookupError("companion/loader.py has no unload()")
+    raise LookupError("companion/unload.py has no unload()")
 
 
 def _write(path, text):
@@ -767,7 +767,7 @@ def module_peaks(modules, tmp, libs):
     _write(pkg / "__init__.py", "")
     _write(pkg / "data.py", "MODULES = {!r}\nHI = {!r}\nSTEP = {}\nFLOOR = 4096\n".format(
         list(modules), hi, STEP))
-    _write(pkg / "peak.py", PEAK + "\n\n" + loader_unload())
+    _write(pkg / "peak.py", PEAK + "\n\n" + firmware_unload())
     _write(pkg / "go.py", "from fwbench import peak\npeak.step()\n")
     # one call per action: about 12 per module; the same file name cannot be imported twice
     names = []

@@ -130,8 +130,6 @@ FLOWS = [
     },
     {
         "flow": "space_lunch resume",
-        # the board opens each game in a VM of its own: bench/cp_heap.py measures that
-        "known_over": "one VM here, the menu beside the game (docs/firmware.md)",
         "steps": [
             ("main menu", "", "MainMenu"),
             ("mid game", "ok ok ok*15", "SoloScreen"),

@@ -31,10 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from shared_rules._compat import Rng  # noqa: E402
 from shared_rules.lets_do_lunch import ai  # noqa: E402
 from shared_rules.lets_do_lunch.match import Match  # noqa: E402
 from shared_rules.lets_do_lunch.rules import TARGET, roll_dice  # noqa: E402
+from shared_rules.rng import Rng  # noqa: E402
 
 BUDGET_MS = 300
 ASSUMED_PICO_REF_MS = 100
@@ -64,7 +64,7 @@ except ImportError:
 
     def elapsed_ms(t):
         return time.ticks_diff(time.ticks_ms(), t)
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.lets_do_lunch.rules import roll_dice
 from shared_rules.lets_do_lunch.match import Match
 from shared_rules.lets_do_lunch import ai

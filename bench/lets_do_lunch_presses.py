@@ -45,7 +45,7 @@ class Box:
         import companion.games.lets_do_lunch.entry as ldl
         from companion.app import App
         from companion.core.store import Store
-        from shared_rules._compat import Rng
+        from shared_rules.rng import Rng
 
         ldl.new_rng = lambda app: Rng(dice_seed)  # the device's dice, seeded
         self.nvm = nvm if nvm is not None else self.sim.nvm  # tests: a flash with power cuts
@@ -154,8 +154,8 @@ class Player:
     engine, and counts presses per human turn."""
 
     def __init__(self, box, policy_level=2, seed=1, forget_every=0, check_layout=False):
-        from shared_rules._compat import Rng
         from shared_rules.lets_do_lunch.match import Match
+        from shared_rules.rng import Rng
 
         self.box = box
         self.level = policy_level  # how the simulated person chooses a row (an AI level)
@@ -318,9 +318,9 @@ def hard_searches(seeds, search):
     """The first game of ``seeds`` seeded matches, Hard's every decision made by
     ``search(match, rng)``, the other seat's by its first legal action. Sent to MicroPython
     as its source too (search_heap), so both runtimes play the same games."""
-    from shared_rules._compat import Rng
     from shared_rules.lets_do_lunch.match import Match
     from shared_rules.lets_do_lunch.rules import roll_dice
+    from shared_rules.rng import Rng
 
     for seed in range(seeds):
         m = Match()

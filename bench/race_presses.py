@@ -44,7 +44,7 @@ def level(rng):
 
 def race_entries(seed):
     """``(players, actions)`` of one seeded race to its end."""
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
     from shared_rules.space_battle.race import FLAVOUR, MORE, BattleRace
 
     rng = Rng(seed)

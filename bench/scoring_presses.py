@@ -63,9 +63,9 @@ def saved_actions(sim):
 
 def aqua_game(seed, n=4):
     """Entries of a seeded six-round game, round by round."""
-    from shared_rules._compat import Rng
     from shared_rules.aqua_brunch.rules import DECK_COUNTS
     from shared_rules.aqua_brunch.score import AQUA, ASK_LUNCH, ASK_TAKE, CHOICE, FOOD, AquaScore
+    from shared_rules.rng import Rng
 
     rng = Rng(seed)
     g = AquaScore(n, CHOICE)
@@ -144,7 +144,7 @@ def serve_case(rng):
 def bench_serve(cases):
     import scorekeys
 
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(99)
     counts = []
@@ -163,7 +163,7 @@ def bench_serve(cases):
 def bench_days(games_n):
     import scorekeys
 
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
     from shared_rules.space_days.score import DaysScore
 
     rng = Rng(5)

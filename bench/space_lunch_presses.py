@@ -30,7 +30,7 @@ for p in (str(ROOT), str(ROOT / "host"), str(ROOT / "firmware")):
 
 from companion.games.space_lunch import view as V  # noqa: E402
 from shared_rules import games  # noqa: E402
-from shared_rules._compat import Rng  # noqa: E402
+from shared_rules.rng import Rng  # noqa: E402
 from shared_rules.space_lunch.actions import AUTOMA, AUTOMA_SEAT, decode  # noqa: E402
 
 MENU_ROW = 0  # Space Lunch is the first row of the main menu

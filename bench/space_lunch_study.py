@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import _space_lunch
 
 from companion.games.space_lunch.view import suggest
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_lunch.hints import hints
 from shared_rules.space_lunch.rules import (
     AUTOMA,

@@ -101,7 +101,7 @@ class Box:
         import companion.games.lets_do_lunch.entry as ldl
         from companion.core.appsettings import AppSettings
         from companion.core.store import Store
-        from shared_rules._compat import Rng
+        from shared_rules.rng import Rng
 
         ldl.new_rng = lambda app: Rng(seed)  # the device's dice, seeded: runs replay
         self.flash = flash()
@@ -279,7 +279,7 @@ class Table:
     """The people at one box. ``run(plan)`` plays the plan's games in order."""
 
     def __init__(self, profile, seed, policy=None, ldl_target=5, ldl_levels=(1, 2)):
-        from shared_rules._compat import Rng
+        from shared_rules.rng import Rng
 
         self.box = Box(profile, seed)
         self.rng = Rng(seed * 31 + 7)

@@ -5,7 +5,6 @@ tests/portable/test_protocol.py, which also runs the engine's consistency check 
 import pytest
 
 from savefuzz import flip_every_byte
-from shared_rules._compat import Rng
 from shared_rules.aqua_brunch.check import check_state, from_bytes
 from shared_rules.aqua_brunch.engine import (
     ASK,
@@ -21,6 +20,7 @@ from shared_rules.aqua_brunch.engine import (
     AquaBrunch,
 )
 from shared_rules.aqua_brunch.rules import DECK_COUNTS, divide_catch, strength
+from shared_rules.rng import Rng
 
 
 def _random_action(g, rng):

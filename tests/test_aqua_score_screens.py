@@ -9,9 +9,9 @@ the record written at the end."""
 import scorekeys
 
 from shared_rules import games
-from shared_rules._compat import Rng
 from shared_rules.aqua_brunch import rules as ab
 from shared_rules.aqua_brunch.score import AQUA, CHOICE, FOOD, AquaScore
+from shared_rules.rng import Rng
 
 TO_AQUA = "wait:3000 next next ok "  # main menu row 2: the Aqua Brunch list
 C = {name: i for i, name in enumerate(ab.CARDS)}

@@ -7,7 +7,7 @@ import pytest
 import scorekeys
 
 from shared_rules import games
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_battle.race import FLAVOUR, MORE, BattleRace
 from shared_rules.space_battle.rules import serve_level
 

@@ -64,7 +64,7 @@ NEST_BYTES = 48  # one extra frame of headroom: nest(k, fn, arg)
 MARGIN_BYTES = 192  # to spare under the deepest app path: four frames of a small method
 START_K = 24
 GAMES = 2
-RULES = ("__init__", "_compat", "_codec", "protocol", "registry", "games",
+RULES = ("__init__", "_compat", "rng", "_codec", "protocol", "registry", "games",
          "space_lunch/__init__", "space_lunch/actions", "space_lunch/rules", "space_lunch/game",
          "space_lunch/duel", "space_lunch/hints")
 
@@ -106,7 +106,7 @@ def stand_ins(sizes):
 
 PLAY = r'''
 from shared_rules import games
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_lunch.actions import AUTOMA, AUTOMA_SEAT
 import space_lunch_view as V
 def nest(k, arg):

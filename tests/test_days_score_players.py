@@ -5,7 +5,7 @@ inside the screen on both displays with the longest names, through the simulator
 import scorekeys
 from test_scoreboard_layout_score import NAMES, check, with_names
 
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_days.cards import MAX_PLAYERS, MIN_PLAYERS
 from shared_rules.space_days.score import DaysScore
 

@@ -144,12 +144,13 @@ def fake_modules(monkeypatch, settings_text):
                       ("adafruit_displayio_ssd1306", ssd), ("neopixel", neo),
                       ("digitalio", dio), ("usb_cdc", usb), ("watchdog", wdmod)):
         monkeypatch.setitem(sys.modules, name, mod)
-    monkeypatch.delitem(sys.modules, "companion.hwpico", raising=False)
-    # and the package's attribute, or `from companion import hwpico` finds the old module
-    # (built on another test's fake board)
+    # the modules that read the board at import, and the package's attributes, or
+    # `from companion import hwpico` finds the old module (built on another test's fake board)
     import companion
 
-    monkeypatch.delattr(companion, "hwpico", raising=False)
+    for name in ("hwpico", "picoparts"):
+        monkeypatch.delitem(sys.modules, "companion." + name, raising=False)
+        monkeypatch.delattr(companion, name, raising=False)
     calls.clear()
     return micro
 

@@ -394,7 +394,7 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     import sys
 
     import companion.loader as loader
-    from companion.core import catalog
+    import companion.unload as unload
 
     (tmp_path / "fake_days.py").write_text(
         "import fake_days_rules\n"
@@ -405,11 +405,11 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     (tmp_path / "fake_days_rules.py").write_text("RULES = 1\n")
     (tmp_path / "fake_days_late.py").write_text("LATE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(loader, "UNLOAD", True)  # as on the device (off on CPython)
+    monkeypatch.setattr(unload, "UNLOAD", True)  # as on the device (off on CPython)
     monkeypatch.setattr(loader, "_loaded", [None, ()])
-    about = catalog.about
-    monkeypatch.setattr(catalog, "about", lambda game_id: dict(
-        about(game_id), screens="fake_days") if game_id == "space_days" else about(game_id))
+    info = loader.game_info  # (the catalog itself is dropped and read again, as on the device)
+    monkeypatch.setattr(loader, "game_info", lambda game_id: info(game_id)[:3] + (
+        "fake_days",) if game_id == "space_days" else info(game_id))
     sim = run(profile, "wait:3000 next*4 ok")
     assert sim.texts()[0] == "Days"
     assert {"fake_days", "fake_days_rules", "fake_days_late"} <= set(sys.modules)
@@ -580,7 +580,7 @@ def test_a_game_saved_at_its_end_is_finished_on_resume(nvm):
     from companion.core.records import open_envelope
     from companion.core.store import Store
     from shared_rules import games
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     g = games.new("space_lunch", 3)
     rng = Rng(4)
@@ -624,8 +624,9 @@ def test_a_scoreboard_opened_from_its_list_does_not_unload_the_list(monkeypatch)
     import sys
 
     import companion.loader as loader
+    import companion.unload as unload
 
-    monkeypatch.setattr(loader, "UNLOAD", True)
+    monkeypatch.setattr(unload, "UNLOAD", True)
     monkeypatch.setattr(loader, "_loaded", [None, ()])
     sim = run("pico-display-pack", "wait:3000 " + TO_AQUA)
     assert loader._loaded[0] == "aqua_brunch"

@@ -13,7 +13,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator, setup_environment  # after the SDL settings
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 TO_PICK = "wait:3000 next*5 ok "  # the main menu's row 5: "First player"
 NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI", "GWENDOLY"]
@@ -304,12 +304,12 @@ def test_a_build_without_pixels_picks_all_the_same(profile, seed):
 
 
 def test_the_module_goes_when_the_pick_closes(profile, monkeypatch):
-    """On the device (loader.UNLOAD) the picker's module is dropped when its screen closes,
+    """On the device (unload.UNLOAD) the picker's module is dropped when its screen closes,
     so the menu does not keep it."""
     setup_environment("headless")
-    from companion import loader
+    from companion import unload
 
-    monkeypatch.setattr(loader, "UNLOAD", True)
+    monkeypatch.setattr(unload, "UNLOAD", True)
     sim = Simulator(profile, mode="headless")
     sim.run_script(TO_PICK + "ok wait:3000")
     assert "companion.first_player" in sys.modules and "companion.first_pick" in sys.modules

@@ -14,7 +14,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator, setup_environment  # after the SDL settings
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_battle.race import TARGET, BattleRace
 
 TO_BATTLE = "wait:3000 next*3 ok "  # main menu row 3: the Space Battle list
@@ -164,15 +164,15 @@ def test_the_proposed_rules_close_the_round_before_the_start_player():
 
 def test_the_module_stays_for_the_pick_and_goes_when_the_race_begins(profile, entry, seed,
                                                                      monkeypatch):
-    """On the device (loader.UNLOAD): first_pick is compiled once the Space Battle list has
+    """On the device (unload.UNLOAD): first_pick is compiled once the Space Battle list has
     gone, kept while the count and the pick are shown (Back to the count keeps it: compiling
     it again under the race's widgets would need more heap), and let go when the race begins
     or the screen is left."""
     import sys
 
-    from companion import loader
+    from companion import unload
 
-    monkeypatch.setattr(loader, "UNLOAD", True)
+    monkeypatch.setattr(unload, "UNLOAD", True)
     loaded = "companion.first_pick"
     run(profile, WHO)
     assert loaded in sys.modules

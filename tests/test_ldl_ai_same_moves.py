@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch import ai
 from shared_rules.lets_do_lunch.match import Match
 from shared_rules.lets_do_lunch.rules import PLACE, roll_dice
+from shared_rules.rng import Rng
 
 
 def _random_state(r):

@@ -39,7 +39,7 @@ class Table:
     follows the screen's game with its own Match and notes each game's result as it ends."""
 
     def __init__(self, box, seed):
-        from shared_rules._compat import Rng
+        from shared_rules.rng import Rng
 
         self.box = box
         self.rng = Rng(seed)

@@ -6,9 +6,9 @@ replay are checked for every game in tests/portable/test_protocol.py."""
 
 import pytest
 
-from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch.match import Match
 from shared_rules.lets_do_lunch.rules import ANNOUNCE, RIVER, roll_dice
+from shared_rules.rng import Rng
 
 GAMES = int(__import__("os").environ.get("LDL_GAMES", "10000"))
 MAX_STEPS = 1000

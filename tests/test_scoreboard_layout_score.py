@@ -49,7 +49,7 @@ def test_aqua_scoreboard_screens(profile, tmp_path, simulate, nvm, nvm_store):
     words += [shot(), "prev", "prev", "ok", shot(), "ok", "next", "ok", shot(), "back",
               "prev", "ok", shot(), "ok"]  # aqua mode, ticks, back; the scores mode, OK
     # the rest of the round, seeded, questions included
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(3)
     words += scorekeys.aqua_keys(g, FOOD + 6)

@@ -5,7 +5,7 @@ tests/portable/test_protocol.py, which also runs the engine's consistency check 
 import pytest
 
 from savefuzz import flip_every_byte
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_battle.check import check_state, from_bytes
 from shared_rules.space_battle.engine import (
     CHANCE,

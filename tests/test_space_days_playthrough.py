@@ -10,7 +10,7 @@ game in tests/portable/test_protocol.py.
 
 import pytest
 
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_days import cards as sdc
 from shared_rules.space_days.rules import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays
 

@@ -9,7 +9,7 @@ import _space_lunch
 import pytest
 
 from shared_rules import games
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_lunch.hints import DANGER, LATER, RISK, SAFE, WIN, hints
 from shared_rules.space_lunch.rules import (
     AUTOMA,

@@ -5,7 +5,7 @@ restaurant most recently) or picks one at random with the race's own pick
 import pytest
 from test_space_lunch_screens import Watch, watching
 
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 __all__ = ("watching",)  # the fixture the Watch simulator needs (autouse)
 

@@ -12,7 +12,7 @@ from _flash import FlashNVM, PowerCut
 
 from companion.core import nvmlog, store
 from companion.core.store import Store
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 LOST_GAME_MSGS = {store.MSG_CUT_GAME, store.MSG_CUT, store.MSG_BLANK, store.MSG_FOREIGN,
                   store.MSG_CORRUPT}

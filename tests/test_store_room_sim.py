@@ -1,5 +1,5 @@
 """Room at a game's start, through the simulator (the same path as the board's fresh VM for
-each game: companion/main.py, launch.Relaunch): opening a game compacts a sector that has
+each game: companion/main.py, hwbase.Relaunch): opening a game compacts a sector that has
 less than main.GAME_ROOM free, before the game is built; the menu alone does not."""
 
 import os

@@ -31,7 +31,9 @@ def test_what_starts_a_clock_is_let_go_unless_it_was_loaded_before(monkeypatch):
         monkeypatch.setitem(sys.modules, name, mod)
     let_go("pkg.once")  # a PC keeps them: the tests share the modules
     assert "pkg.once" in sys.modules
-    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
+    from companion import unload
+
+    monkeypatch.setattr(unload, "UNLOAD", True)  # as on the device
     let_go("pkg.once")
     let_go("pkg.kept", ["pkg.kept"])  # loaded before (the menu's VM): kept
     let_go("pkg.gone")  # not loaded: nothing to do

@@ -25,7 +25,7 @@ PICKED = (0, 255, 0)
 def rng(app):
     """The device's fair random source: the chip's (os.urandom) seeds the PRNG, as the dice
     do (games/lets_do_lunch/entry.py); in the simulator the clock, so a headless run replays."""
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     seed = SEED[0]
     if seed is None:
@@ -34,21 +34,10 @@ def rng(app):
 
 
 def release():
-    """Drop the pick's modules once no pick is on screen (on the device: loader.forget). A
-    game's VM has let the loader go (main.py): then they go here as it would drop them,
-    rather than the loader being loaded again for it just before the game's screen."""
-    import sys
+    """Drop the pick's modules once no pick is on screen (on the device)."""
+    from .unload import forget
 
-    loader = sys.modules.get("companion.loader")
-    for name in ("companion.first_player", __name__):
-        if loader is not None:
-            loader.forget(name)
-        elif name in sys.modules:
-            del sys.modules[name]
-            try:  # the package keeps it as an attribute too
-                delattr(sys.modules["companion"], name[10:])
-            except (AttributeError, KeyError):
-                pass
+    forget("companion.first_player", __name__)
 
 
 class Spin:

@@ -30,6 +30,21 @@ if TYPE_CHECKING:  # used in type comments
     from usb_cdc import Serial  # noqa: F401
 
 
+# the relaunch target of the menu is MENU + the game just left: the menu comes back with its
+# cursor on that game, and no "Resume game?" prompt (the player just left it)
+MENU = "@"
+
+
+class Relaunch(BaseException):
+    """Raised by a host's ``hw.relaunch`` (the simulator): main.run starts a new App for
+    ``target``, as the board's reload starts a new VM (companion/launch.py). A BaseException,
+    so no screen's ``except Exception`` can swallow it."""
+
+    def __init__(self, target):
+        super().__init__(target)
+        self.target = target
+
+
 class NullWatchdog:
     """A watchdog that never resets: for a Hardware made without one (tests, benches). The
     device has hwpico.Watchdog (RESET mode, 8 s) and the simulator sim_hw.SimWatchdog, which
@@ -62,7 +77,7 @@ class Hardware:
         self.uid = uid  # the board's unique id (microcontroller.cpu.uid): records are keyed by it
         self.supply = supply
         # a fresh VM per game (companion/launch.py): relaunch(target) starts the VM for a
-        # game id (or launch.MENU); launched is what this VM was started for (None: power-on)
+        # game id (or MENU); launched is what this VM was started for (None: power-on)
         self.relaunch = None
         self.launched = None
         self.trace = 0  # the heap trace (companion/trace.py) and the bytes it holds back

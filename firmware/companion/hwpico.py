@@ -1,105 +1,16 @@
-"""Build ``hw`` on the Pico from settings.toml. The only module that imports ``board``."""
+"""Build ``hw`` on the Pico from settings.toml: the pins, the display's bus and panel, the
+LEDs. Run once in each VM, then unloaded (``build`` drops the module): what the app uses
+while it runs is in picoparts.py, and only that stays in the heap."""
 
 import os
-import time
 
-import board
 import displayio
-import keypad
 import microcontroller
 import supervisor
 
 from . import display as displays
-from .core.buttons import button_id
 from .hwbase import Hardware
-
-
-def _pin(name):
-    try:
-        return getattr(board, name)
-    except AttributeError:
-        raise ValueError("settings.toml names pin {} which this board lacks".format(name)) from None
-
-
-class KeypadButtons:
-    """keypad.Keys (debounced in the background) -> (button id, pressed, time) transitions;
-    the time is the event's timestamp (supervisor.ticks_ms's clock, as hw.clock), None for a
-    release made up after an overflow (the app takes the time it reads it)."""
-
-    def __init__(self, buttons):
-        self.ids = [button_id(role) for role, _pin in buttons]
-        pins = [_pin(pin) for _role, pin in buttons]
-        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
-        self.event = keypad.Event()
-        self.held = []  # button ids down, as the events said
-
-    def poll(self):
-        out = []
-        events = self.keys.events
-        if events.overflowed:
-            # The queue (64 events) filled while the app was busy and dropped the rest: a
-            # release may be lost, and a button taken as held forever would auto-repeat.
-            # Release what was held, and let keypad report what is down now.
-            events.clear()
-            self.keys.reset()
-            out = [(b, False, None) for b in self.held]
-            self.held = []
-        while events.get_into(self.event):
-            b = self.ids[self.event.key_number]
-            pressed = self.event.pressed
-            if pressed and b not in self.held:
-                self.held.append(b)
-            elif not pressed and b in self.held:
-                self.held.remove(b)
-            out.append((b, pressed, self.event.timestamp))
-        return out
-
-
-class Supply:
-    """The charge of a LiPo cell on VSYS (LUNCHBOX_BATTERY = "lipo"): the Pico and Pico 2
-    read VSYS through a 1/3 divider on GPIO29 (board.VOLTAGE_MONITOR, ADC3) and see USB power
-    on GPIO24 (board.VBUS_SENSE); on a Pico W / Pico 2 W both go through the wireless chip,
-    and CircuitPython's AnalogIn and DigitalInOut handle that. Neither pin is on the header,
-    so no profile pin can take them."""
-
-    SAMPLES = 8  # the RP2040's ADC is noisy with the SMPS in power-save mode
-
-    def __init__(self):
-        import analogio
-        import digitalio
-
-        self.adc = analogio.AnalogIn(_pin("VOLTAGE_MONITOR"))
-        self.vbus = digitalio.DigitalInOut(_pin("VBUS_SENSE"))  # an input, driven by the board
-
-    def level(self):
-        if self.vbus.value:
-            return None  # on USB: the battery (if any) is charging, nothing to show
-        from .core.charge import percent  # on the battery only
-
-        total = 0
-        for _ in range(self.SAMPLES):
-            total += self.adc.value
-        # 16-bit reading of VSYS/3 against the 3.3 V reference, in millivolts
-        return percent(total // self.SAMPLES * 9900 // 65535)
-
-
-class Watchdog:
-    def __init__(self):
-        self.wd = microcontroller.watchdog
-
-    def start(self, seconds):
-        from watchdog import WatchDogMode
-
-        self.wd.timeout = seconds
-        self.wd.mode = WatchDogMode.RESET
-
-    def feed(self):
-        self.wd.feed()
-
-
-# the display's SPI or I2C bus: a display bus keeps it claimed through a reload (FourWire marks
-# it never-reset), so relaunch() lets it go, or the next VM finds its pins "in use"
-_buses = []
+from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, pin, relaunch
 
 
 def _display(cfg, warm=False):
@@ -108,7 +19,7 @@ def _display(cfg, warm=False):
     displayio.release_displays()
     pins = cfg["display_pins"]
     # the panel's RST line, when the profile wires one: the bus pulses it before the init
-    reset = _pin(pins["reset"]) if "reset" in pins else None
+    reset = pin(pins["reset"]) if "reset" in pins else None
     if cfg["display"] == "st7789":
         driver = _st7789(cfg, pins, reset, warm and reset is None)
     else:
@@ -140,10 +51,10 @@ def _st7789(cfg, pins, reset, awake):
     from busdisplay import BusDisplay
     from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
 
-    spi = busio.SPI(_pin(pins["sck"]), MOSI=_pin(pins["mosi"]))
-    _buses.append(spi)
-    bus = FourWire(spi, command=_pin(pins["dc"]), chip_select=_pin(pins["cs"]), reset=reset)
-    backlight = _pin(pins["backlight"]) if "backlight" in pins else None
+    spi = busio.SPI(pin(pins["sck"]), MOSI=pin(pins["mosi"]))
+    buses.append(spi)
+    bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset)
+    backlight = pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
     return BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_POWER_ON, width=cfg["width"],
                       height=cfg["height"], rotation=cfg["rotation"], rowstart=40, colstart=53,
@@ -157,8 +68,8 @@ def _ssd1306(cfg, pins, reset):
 
     where = "SDA {} / SCL {}".format(pins["sda"], pins["scl"])
     try:
-        i2c = busio.I2C(_pin(pins["scl"]), _pin(pins["sda"]), frequency=400000)
-        _buses.append(i2c)
+        i2c = busio.I2C(pin(pins["scl"]), pin(pins["sda"]), frequency=400000)
+        buses.append(i2c)
     except RuntimeError as e:  # "No pull up found on SDA or SCL; check your wiring"
         raise RuntimeError("display: no pull-ups on {} - is the OLED connected there? "
                            "({})".format(where, e)) from None
@@ -179,7 +90,7 @@ def _status_led_off(cfg):
     import digitalio
 
     for name in cfg["rgb_led"]:
-        led = digitalio.DigitalInOut(_pin(name))
+        led = digitalio.DigitalInOut(pin(name))
         led.switch_to_output(value=True)
 
 
@@ -197,9 +108,6 @@ def _read_settings(getenv):
     return cfg
 
 
-_MARK = b"LB"  # sleep_memory[0:2] when a VM was asked for by relaunch()
-
-
 def _launched():
     """What the last VM asked this one to start (a game id, or "" for the menu), or None
     after a power-on or a reset: alarm.sleep_memory lives through a soft reload only."""
@@ -210,31 +118,13 @@ def _launched():
         reason = supervisor.runtime.run_reason
     except (ImportError, AttributeError):
         return None
-    if mem[0:2] != _MARK:
+    if mem[0:2] != MARK:
         return None
     mem[0:2] = b"\0\0"  # taken: a later reset must not start the game again
     if reason != supervisor.RunReason.SUPERVISOR_RELOAD:
         return None
     n = mem[2]
     return str(bytes(mem[3:3 + n]), "utf-8")
-
-
-def relaunch(target):
-    """Start a fresh VM for ``target`` (a game id, or "" for the menu): the heap the last
-    game or the menu held is all free again (companion/launch.py). Never returns."""
-    import alarm
-
-    data = target.encode()
-    alarm.sleep_memory[0:3 + len(data)] = _MARK + bytes((len(data),)) + data
-    # a display left configured lives on into the next VM (CircuitPython 9.2.2 keeps it, its
-    # bus and pins, but gives Python no way back to it), and the Pico allows one display
-    # bus: the next VM could build none. Released, the panel keeps its setup (_st7789).
-    displayio.release_displays()
-    for bus in _buses:
-        bus.deinit()
-    supervisor.reload()
-    while True:  # the reload is raised at the next bytecode check
-        time.sleep(0.01)
 
 
 def build(getenv=None):
@@ -249,7 +139,7 @@ def build(getenv=None):
     if cfg["neopixel"]:
         import neopixel
 
-        pixels = neopixel.NeoPixel(_pin(cfg["neopixel"]), cfg["neopixel_count"],
+        pixels = neopixel.NeoPixel(pin(cfg["neopixel"]), cfg["neopixel_count"],
                                    brightness=0.2, auto_write=False)
     _status_led_off(cfg)
     launched = _launched()
@@ -269,7 +159,7 @@ def build(getenv=None):
         pixels=pixels,
         link=link,
         watchdog=Watchdog(),
-        idle=lambda: time.sleep(0.005),
+        idle=idle,
         uid=bytes(microcontroller.cpu.uid),
     )
     if getenv("LUNCHBOX_BATTERY") == "lipo":
@@ -278,4 +168,15 @@ def build(getenv=None):
     hw.held = held
     hw.relaunch = relaunch
     hw.launched = launched
+    _unload()
     return hw
+
+
+def _unload():
+    """Drop this module (the caller holds no name of it: code.py): its setup code is ~5 KB
+    of heap the app never runs again. Not on a PC, where tests import it again."""
+    import sys
+
+    if sys.implementation.name != "cpython":
+        del sys.modules["companion.hwpico"]
+        del sys.modules["companion"].hwpico

@@ -4,21 +4,8 @@ nothing of the menu or of the last game stays behind; leaving the game reloads i
 Where ``hw.relaunch`` is None (tests that build an App by hand) a game opens over the menu in
 the same VM. Why and what it costs: docs/firmware.md, "One game a VM"."""
 
+from .hwbase import MENU
 from .screens import Screen
-
-# the relaunch target of the menu is MENU + the game just left: the menu comes back with its
-# cursor on that game, and no "Resume game?" prompt (the player just left it)
-MENU = "@"
-
-
-class Relaunch(BaseException):
-    """Raised by a host's ``hw.relaunch`` (the simulator): main.run starts a new App for
-    ``target``, as the board's reload starts a new VM. A BaseException, so no screen's
-    ``except Exception`` can swallow it."""
-
-    def __init__(self, target):
-        super().__init__(target)
-        self.target = target
 
 
 class Door(Screen):
@@ -50,16 +37,3 @@ def start_game(app, resume):
     if app.top is door:  # nothing opened (a game this firmware lacks): back to the menu
         app.hw.relaunch(MENU + app.hw.launched)
 
-
-def menu_row(hw):
-    """The menu row to start on: the game a player has just left, else the first."""
-    launched = hw.launched
-    if not launched or launched[0] != MENU:
-        return 0
-    from .core.catalog import family, menu_games
-
-    game_id = family(launched[1:])
-    for i, game in enumerate(menu_games()):
-        if game[0] == game_id:
-            return i
-    return 0

@@ -2,6 +2,7 @@
 its own on the board (launch.py), and the modules of the game before it let go when they
 share a VM (a PC, tests). The one place that loads and unloads game code."""
 
+from . import unload as modules
 from .screens import MessageScreen
 
 
@@ -27,36 +28,7 @@ def family(game_id):
     return of(game_id)
 
 
-def _on_device():
-    import sys
-
-    return sys.implementation.name != "cpython"
-
-
-UNLOAD = _on_device()
 _loaded = [None, ()]  # the game whose code is in memory, and the modules loaded before it
-
-
-def unload(sys, name):
-    """Drop module ``name`` (the next import loads it again)."""
-    del sys.modules[name]
-    # the parent package keeps the submodule as an attribute too
-    dot = name.rfind(".")
-    parent = sys.modules.get(name[:dot]) if dot > 0 else None
-    if parent is not None:
-        try:  # not hasattr: a package's __getattr__ would import the module again
-            delattr(parent, name[dot + 1:])
-        except (AttributeError, KeyError):  # MicroPython: KeyError when it is not there
-            pass
-
-
-def forget(name):
-    """On the device, drop module ``name`` if it is loaded (a module one step of a game needs,
-    as the registry to make the game): on a PC other code may share it (the tests)."""
-    import sys
-
-    if UNLOAD and name in sys.modules:
-        unload(sys, name)
 
 
 def forget_other_games(game_id):
@@ -65,17 +37,15 @@ def forget_other_games(game_id):
     the app, all five games' do not (bench/firmware_memory.py). What to drop is what was not
     in memory before that game, so no naming convention is needed; a module the app itself
     loaded meanwhile (the link, the records) is simply imported again when next needed.
-    Returns the names dropped. Only on the device (``UNLOAD``): on a PC there is room, and
-    the simulator may share its process with other users of shared_rules (pytest), whose
-    modules must not be swapped under them."""
+    Returns the names dropped. Only on the device (unload.UNLOAD)."""
     import sys
 
-    if not UNLOAD or _loaded[0] is None or _loaded[0] == family(game_id):
+    if not modules.UNLOAD or _loaded[0] is None or _loaded[0] == family(game_id):
         return []
     before = set(_loaded[1])
     dropped = sorted([name for name in sys.modules if name not in before])
     for name in dropped:
-        unload(sys, name)
+        modules.unload(name)
     _loaded[0] = None
     _loaded[1] = ()
     return dropped
@@ -131,7 +101,7 @@ def open_game(app, game_id, payload=None):
             module.open(app, None)
     # the registry made or read the game; the game plays on without it (~4 KB on the heap;
     # its end imports it again for the record)
-    forget("shared_rules.games")
+    modules.forget("shared_rules.games")
 
 
 def _warn_if_memory_is_full(app, game_id):

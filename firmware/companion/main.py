@@ -6,7 +6,7 @@ from .app import App
 from .core.buttons import ticks_diff
 from .core.records import crash_payload
 from .core.store import KIND_CRASH
-from .launch import Relaunch
+from .hwbase import MENU, Relaunch
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 CRASH_SHOW_MS = 3000
@@ -38,7 +38,7 @@ def run(hw, store=None):
 
                 attach(app, hw.clock)
             app.run()
-        except Relaunch as r:  # a host's stand-in for the board's fresh VM (launch.py)
+        except Relaunch as r:  # a host's stand-in for the board's fresh VM (hwbase.py)
             hw.launched = r.target
             streak = 0
         except Exception as e:  # anything at all: show it, record it, restart
@@ -52,7 +52,7 @@ def _first_screens(hw, streak):
     """(home, resume): a VM started for a game opens it; one started from a game's way out
     shows the menu without the resume prompt; a power-on (and a restart after a crash) shows
     the menu and offers the saved game."""
-    if streak == 0 and hw.launched and hw.launched[0] != "@":  # "@": launch.MENU
+    if streak == 0 and hw.launched and hw.launched[0] != MENU:
         return _start_game, False
     from .menu import start  # only in the menu's VM: a game's VM never shows it
 
@@ -72,10 +72,9 @@ def _start_game(app, resume):
 
     if sys.implementation.name == "cpython":
         return  # a PC has the room (and tests read the loader's state)
-    from .loader import forget
+    from .unload import forget
 
-    for name in _OPENERS:
-        forget(name)
+    forget(*_OPENERS)
 
 
 def crashed(hw, store, exc, app=None, record=True):

@@ -1,18 +1,18 @@
 """The main menu and the resume prompt: the games it lists come from their descriptors
 (core/catalog.py), opening one is loader.py's, "First player" is first_player.py's, Settings
-is settings_menu.py (each loaded only while open)."""
+is settings_menu.py (each loaded only while open). On the board the menu's VM only shows the
+menu: opening a game reloads into the game's own VM (launch.py), so the menu loads neither
+the loader nor keeps the catalog once it has read its rows (docs/firmware.md)."""
 
 from . import __version__
 from .core.buttons import BACK
-from .loader import game_info, open_game
+from .hwbase import MENU
 from .screens import ConfirmDialog, ListScreen
 
 
 def start(app, resume):
     """The app's first screens: the main menu, and the resume prompt over it."""
-    from .launch import menu_row
-
-    app.push(MainMenu(app, selected=menu_row(app.hw)))
+    app.push(MainMenu(app))
     if resume:
         resume_prompt(app)
 
@@ -25,12 +25,19 @@ def resume_prompt(app):
     if app.kept(payload):
         # a game over whose record is kept: the power went while its result was on screen,
         # and that screen comes back (leaving it forgets the save)
+        from .loader import open_game
+
         open_game(app, game_id, payload)
         return
-    info = game_info(game_id)
-    name = info[2] if info else game_id
+    from .core.catalog import about
+
+    row = about(game_id)
+    name = row["name"] if row else game_id
+    _forget_catalog()
 
     def yes():
+        from .loader import open_game  # (on the board: into the game's own VM)
+
         open_game(app, game_id, payload)
 
     def no():
@@ -43,13 +50,29 @@ def resume_prompt(app):
     app.push(ConfirmDialog(app, "Resume game?", name, yes, no, "Resume", "Discard", later))
 
 
+def _forget_catalog():
+    """The menu has read its rows: on the board the catalog and the registry go (~2.4 KB of
+    heap); opening a game imports them again."""
+    from .unload import forget
+
+    forget("companion.core.catalog", "shared_rules.registry")
+
+
 class MainMenu(ListScreen):
     title = "Lunchbox"
 
-    def __init__(self, app, selected=0):
-        from .core.catalog import menu_games
+    def __init__(self, app):
+        from .core.catalog import family, menu_games
 
         self.games = menu_games()  # (id, label): the descriptors read once, at the menu
+        selected = 0
+        left = app.hw.launched
+        if left and left[0] == MENU:  # back from a game: the cursor on its row
+            game_id = family(left[1:])
+            for i in range(len(self.games)):
+                if self.games[i][0] == game_id:
+                    selected = i
+        _forget_catalog()
         super().__init__(app, selected=selected)
 
     def items(self):
@@ -63,6 +86,8 @@ class MainMenu(ListScreen):
 
     def activate(self, index):
         if index < len(self.games):
+            from .loader import open_game
+
             open_game(self.app, self.games[index][0])
         elif index == len(self.games):
             from .first_player import FirstPlayer  # it drops itself when it closes

@@ -16,14 +16,10 @@ class SettingsScreen(ListScreen):
     title = "Settings"
 
     def exit(self):
-        from . import loader as menu
+        from .unload import forget
 
-        if menu.UNLOAD:
-            import sys
-
-            menu.unload(sys, __name__)  # freed with the last Settings screen
-            menu.forget("companion.clock_menu")  # its Clock rows' (and their table)
-            menu.forget("companion.core.clockset")
+        # freed with the last Settings screen, with its Clock rows' (and their table)
+        forget(__name__, "companion.clock_menu", "companion.core.clockset")
 
     def items(self):
         # "Lunch cards": "Space Lunch cards" and its mark do not fit a row (18 characters on

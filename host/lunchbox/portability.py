@@ -22,7 +22,7 @@ FORBIDDEN_MODULES = {
     "abc": "no abc module on a Pico",
     "functools": "no functools on a Pico",
     "itertools": "no itertools on a Pico",
-    "random": "random differs between runtimes: use shared_rules._compat.Rng",
+    "random": "random differs between runtimes: use shared_rules.rng.Rng",
 }
 # Modules that are I/O or a clock: not allowed in the rules (firmware core may use them).
 RULES_ONLY_FORBIDDEN = {

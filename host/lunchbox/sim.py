@@ -163,7 +163,7 @@ def _scale(text):
 
 
 def _relaunch(target):
-    from companion.launch import Relaunch
+    from companion.hwbase import Relaunch
 
     raise Relaunch(target)
 

@@ -148,7 +148,7 @@ class AquaBrunch:
         return []
 
     def sample_chance(self, rng):
-        """A chance action drawn with the project's PRNG (``_compat.Rng``)."""
+        """A chance action drawn with the project's PRNG (``rng.Rng``)."""
         outs = self.chance_outcomes()
         if not outs:
             raise ValueError("no chance event is pending")

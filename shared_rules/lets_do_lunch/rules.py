@@ -76,7 +76,7 @@ def roll_outcome(dice):
 
 
 def roll_dice(rng):
-    """Three dice rolled with the project's PRNG (``shared_rules._compat.Rng``)."""
+    """Three dice rolled with the project's PRNG (``shared_rules.rng.Rng``)."""
     return (rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3))
 
 

@@ -257,7 +257,7 @@ class SpaceDays:
         return [((CARD, k, 0, 0, 0, 0), src[k]) for k in range(KINDS) if src[k]]
 
     def sample_chance(self, rng):
-        """A chance action drawn with ``rng`` (shared_rules._compat.Rng) by the weights."""
+        """A chance action drawn with ``rng`` (shared_rules.rng.Rng) by the weights."""
         outs = self.chance_outcomes()
         if not outs:
             raise ValueError("not a chance node")

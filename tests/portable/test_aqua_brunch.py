@@ -262,9 +262,9 @@ def test_pass_advice_bad_input():
 
 def test_seeded_engine_game_round_trips():
     # A short whole game on the engine (also on MicroPython): every state survives to_bytes.
-    from shared_rules._compat import Rng
     from shared_rules.aqua_brunch.check import from_bytes
     from shared_rules.aqua_brunch.engine import LUNCH, AquaBrunch
+    from shared_rules.rng import Rng
 
     rng = Rng(2024)
     g = AquaBrunch(4)

@@ -55,7 +55,7 @@ def test_rulebook_andrey_round():
 
 
 def test_every_step_matches_the_rules_functions():
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(7)
     for n in (3, 4, 5, 6, 7):

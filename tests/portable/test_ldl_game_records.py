@@ -4,7 +4,7 @@ MicroPython (the device's rules and envelope code)."""
 
 from companion.core import records
 from shared_rules import games
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 
 def _play_match(seed, target):

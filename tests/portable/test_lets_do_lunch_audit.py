@@ -5,9 +5,9 @@ on hand-made positions and on seeded random boards. Runs on CPython and in the M
 
 Boards: line 1 = row 1 (top), character 1 = column 3; the River is the 4th character."""
 
-from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch.match import Match
 from shared_rules.lets_do_lunch.rules import PLACE, ROLL, START, Board, roll_outcome
+from shared_rules.rng import Rng
 
 EMPTY = "......."
 

@@ -4,7 +4,6 @@ game against the computer. Runs on CPython and in the MicroPython lane."""
 
 from _harness import raises
 from shared_rules import games
-from shared_rules._compat import Rng
 from shared_rules.lets_do_lunch.ai import EASY, HARD, MEDIUM, choose, greedy_action
 from shared_rules.lets_do_lunch.match import SIZE, Match
 from shared_rules.lets_do_lunch.rules import (
@@ -16,6 +15,7 @@ from shared_rules.lets_do_lunch.rules import (
     START,
     roll_dice,
 )
+from shared_rules.rng import Rng
 
 EMPTY = "......."
 

@@ -8,7 +8,7 @@ from companion.core import link
 from companion.core.appsettings import AppSettings
 from companion.core.link import FrameReader, LinkServer, frame
 from companion.core.store import Store
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 UID = b"\xe6\x61\x41\x04\x03\x2b\x52\x2c"
 

@@ -8,8 +8,8 @@ import sys
 
 from _harness import raises
 from shared_rules import games
-from shared_rules._compat import Rng
 from shared_rules.registry import ROWS
+from shared_rules.rng import Rng
 
 ON_MP = sys.implementation.name != "cpython"
 ROW_IDS = tuple([r[0] for r in ROWS])  # the games, then the scoreboards

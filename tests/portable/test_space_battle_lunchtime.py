@@ -177,7 +177,7 @@ def test_seven_card_hand_is_fast_enough():
 
 def test_seeded_engine_game_round_trips():
     # A whole score race on the engine (also on MicroPython): every state survives to_bytes.
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
     from shared_rules.space_battle.check import from_bytes
     from shared_rules.space_battle.engine import SpaceBattle
 
@@ -206,7 +206,7 @@ def test_seeded_engine_game_round_trips():
 
 def test_best_only_finds_the_same_best_serve_with_no_list():
     # the race's best-serve tool asks for the best alone (a Pico's heap): the same option
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(11)
     names = ("bitter", "savory", "sour", "spicy", "sweet")

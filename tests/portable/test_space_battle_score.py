@@ -33,7 +33,7 @@ def test_rulebook_serve_examples():
 
 
 def test_check_serve_agrees_with_serve_level():
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(5)
     for _ in range(300):

@@ -6,7 +6,7 @@ undo goes through the protocol (games.new("space_days", ...)).
 
 from _harness import raises
 from shared_rules import games
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_days import cards as sdc
 from shared_rules.space_days import game as sdg
 from shared_rules.space_days.rules import CARD, CHANCE, DRAW, PASS, PLAY, REPLY, SpaceDays

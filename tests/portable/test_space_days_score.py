@@ -142,7 +142,7 @@ def test_record_and_bad_settings():
 
 def test_the_scoreboard_takes_as_many_players_as_the_engine():
     from shared_rules import games
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
     from shared_rules.space_days.cards import MAX_PLAYERS, MIN_PLAYERS
 
     assert (MIN_PLAYERS, MAX_PLAYERS) == (2, 7)  # the limit docs/scoring.md states

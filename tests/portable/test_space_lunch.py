@@ -146,7 +146,7 @@ def test_automa_triplets_do_not_count_as_pairs():
 
 
 def test_persistence_victory_exactly_when_six_cards_are_left():
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(77)
     found = 0
@@ -343,7 +343,7 @@ def test_describe_and_decode():
 
 
 def test_seeded_random_game_with_invariants():
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(2024)
     for difficulty in (EASY, EXTREME):

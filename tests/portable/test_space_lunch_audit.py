@@ -4,7 +4,7 @@ concrete sequence of actions (the audit found no engine discrepancy)."""
 from _space_lunch import opened, refill
 
 from _harness import raises
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_lunch.duel import Duel
 from shared_rules.space_lunch.rules import (
     AUTOMA_SEAT,

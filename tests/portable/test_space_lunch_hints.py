@@ -112,7 +112,7 @@ def test_no_hints_when_it_is_not_the_human_move():
 
 
 def test_advice_fits_small_screens_in_a_seeded_game():
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     rng = Rng(11)
     seen = [0]

@@ -6,7 +6,7 @@ import _space_lunch
 from _space_lunch import OPENING
 
 from companion.games.space_lunch import view as V
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 from shared_rules.space_lunch.duel import Duel
 from shared_rules.space_lunch.rules import (
     AUTOMA,

@@ -8,7 +8,7 @@ from _harness import raises
 from companion.core import nvmlog, store
 from companion.core.crc32 import CHECK, crc32, crc32_pure
 from companion.core.store import Store
-from shared_rules._compat import Rng
+from shared_rules.rng import Rng
 
 
 def fresh(size=4096):

@@ -65,17 +65,10 @@ class Saves:
 
 
 def let_go(name, had=()):
-    # Drop module ``name`` (the next import loads it again), as loader.unload (not imported
-    # for this: a game's VM has let it go): the clock's parts that only start it or do
-    # something now and then. On the device only (on a PC the tests share the modules), and
-    # not one in ``had`` (loaded before, by someone else).
-    import sys
+    # Drop module ``name`` on the device (companion/unload.py): the clock's parts that only
+    # start it or do something now and then; not one in ``had`` (loaded before, by someone
+    # else).
+    if name not in had:
+        from ..unload import forget
 
-    if sys.implementation.name == "cpython" or name in had or name not in sys.modules:
-        return
-    del sys.modules[name]
-    dot = name.rfind(".")
-    try:  # the package keeps it as an attribute too
-        delattr(sys.modules[name[:dot]], name[dot + 1:])
-    except (AttributeError, KeyError):  # MicroPython: KeyError when it is not there
-        pass
+        forget(name)

@@ -28,7 +28,7 @@ def new_rng(app):
     """The device's dice: seeded from the chip's randomness (os.urandom). In the simulator
     (CPython) from the clock instead, so a headless run (a test, a README picture) replays the
     same dice."""
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     seed = app.hw.seed()
     return Rng(seed)
@@ -77,7 +77,7 @@ def _load_ai():
 def _forget_games():
     """The registry is needed only to make or read the game: on the device, let it go (its
     ~4 KB)."""
-    from companion.loader import forget
+    from companion.unload import forget
 
     forget("shared_rules.games")
 
@@ -116,13 +116,9 @@ def _carry_on(store, game):
 def _forget_setup():
     """The setup's code is not needed while the match runs (the end dialog's "New game"
     imports it again): on the device, let it go (~3 KB of heap)."""
-    import sys
+    from companion.unload import forget
 
-    if sys.implementation.name == "cpython" or __name__ not in sys.modules:
-        return  # on a PC other code may share this module (the tests)
-    from companion.loader import unload
-
-    unload(sys, __name__)
+    forget(__name__)
 
 
 class SetupScreen(ListScreen):

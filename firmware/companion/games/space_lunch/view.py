@@ -54,7 +54,7 @@ def deal(e, seed, n):
     """The card the device deals in state ``e``, ``n`` actions into the game: a weighted
     draw over the unseen copies (as a shuffled deck) from the game's seed and ``n``, so a
     state always gets the same card (after an undo, after a power cut)."""
-    from shared_rules._compat import Rng
+    from shared_rules.rng import Rng
 
     h = (seed ^ (n * 0x9E3779B1)) & _M32  # then murmur3's finaliser: n and n + 1 far apart
     h = ((h ^ (h >> 16)) * 0x85EBCA6B) & _M32
