@@ -186,6 +186,36 @@ def test_display_pack_build(monkeypatch):
     assert micro.watchdog.fed == 1
 
 
+def test_on_the_board_build_lets_its_setup_code_go(monkeypatch):
+    """hwpico's setup code (the pins, the panels' init sequences) runs once: on the board
+    build() drops the module, and nothing the app keeps refers to it (a function of it in
+    ``hw`` would keep all of it in the heap). The parts the app runs are picoparts.py's."""
+    import gc
+    import weakref
+
+    fake_modules(monkeypatch, DISPLAY_PACK + 'LUNCHBOX_BATTERY = "lipo"\n')
+    sys.modules["board"].VOLTAGE_MONITOR = Pin("GPIO29")
+    sys.modules["board"].VBUS_SENSE = Pin("GPIO24")
+    monkeypatch.setitem(sys.modules, "analogio", types.SimpleNamespace(AnalogIn=Pin))
+    import companion
+    from companion.hwpico import build
+
+    board = dict(vars(sys.implementation), name="circuitpython")
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(**board))
+
+    module = weakref.ref(sys.modules["companion.hwpico"])
+    hw = build()
+    del build
+    gc.collect()
+    assert "companion.hwpico" not in sys.modules and not hasattr(companion, "hwpico")
+    assert module() is None  # freed: hw holds nothing of it
+    for part in (hw.buttons, hw.watchdog, hw.supply, hw.relaunch, hw._idle):
+        owner = getattr(part, "__module__", None) or type(part).__module__
+        assert owner == "companion.picoparts", part
+    hw.idle()
+    assert hw.launched is None and type(hw.display).__name__ == "ColorDisplay"
+
+
 def test_ssd1306_build_maps_the_fifth_button_to_undo(monkeypatch):
     fake_modules(monkeypatch, SSD1306)
     from companion import hwpico
