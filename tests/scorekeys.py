@@ -142,7 +142,7 @@ def game_over_head(g):
 
 def finished_games(nvm):
     """The finished games kept in ``nvm`` (a simulator's), oldest first: (unix time, seat
-    names, record) each, as App.finish_game wrapped them."""
+    names, record) each, as keeping.keep_record wrapped them."""
     from companion.core.records import KIND_GAME, open_envelope
     from companion.core.store import Store
 

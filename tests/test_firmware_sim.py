@@ -237,6 +237,28 @@ def test_crash_loop_stops_writing_records(nvm, monkeypatch):
     assert sim.starts == 1  # never a real reset: the app restarts itself
 
 
+def test_a_crash_without_room_for_its_screen_still_restarts(nvm, monkeypatch, capsys):
+    """The crash screen's code is loaded only at a crash (companion/crash.py): when even that
+    cannot load (no heap left, a file missing), the crash is printed and the app restarts."""
+    import sys
+
+    import companion.menu as menu
+
+    calls = []
+
+    def broken(self):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("bad menu")
+        return ["Space Lunch", "Settings"]
+
+    monkeypatch.setattr(menu.MainMenu, "items", broken)
+    monkeypatch.setitem(sys.modules, "companion.crash", None)  # an import of it fails
+    sim = run("pico-display-pack", "wait:2000", nvm)
+    assert "crash in start ValueError bad menu" in capsys.readouterr().out  # (the menu building)
+    assert sim.texts()[0] == "Lunchbox" and sim.starts == 1
+
+
 def test_corrupt_nvm_is_reported_not_fatal(profile, nvm):
     from companion.core.store import MSG_FOREIGN
 
@@ -365,9 +387,12 @@ def test_about_screen(profile):
     assert profile in t and "Firmware 0.1.0" in t and "0 records kept" in t
 
 
-def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
+def test_a_kept_record_is_on_nvm_and_the_save_stays(nvm):
+    """keep_record (what a game's end calls): the record in its envelope, on nvm; the saved
+    game stays (an end stays saved while it is shown; a match goes on)."""
     from companion.app import App
     from companion.core.store import Store
+    from companion.keeping import keep_record, kept
     from companion.menu import start
 
     run("pico-display-pack", TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
@@ -380,11 +405,14 @@ def test_finish_game_keeps_a_record_and_forgets_the_save(nvm):
     from shared_rules import games
 
     record = games.record(games.new("space_lunch", 1))
-    app.finish_game(record)
-    assert store.load_game() is None
-    for kept in (store.records()[-1], Store(sim.nvm).records()[-1]):  # on nvm, not just RAM
-        assert kept[1] == KIND_GAME
-        assert open_envelope(kept[1], kept[2])[2] == record
+    assert not kept(store, record)
+    keep_record(app, record)
+    assert store.load_game()[0] == "aqua_brunch" and kept(store, record)
+    keep_record(app, record, once=True)  # a resumed end: kept already, not twice
+    assert len([r for r in store.records() if r[1] == KIND_GAME]) == 1
+    for rec in (store.records()[-1], Store(sim.nvm).records()[-1]):  # on nvm, not just RAM
+        assert rec[1] == KIND_GAME
+        assert open_envelope(rec[1], rec[2])[2] == record
 
 
 def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_path):
@@ -604,6 +632,7 @@ def test_a_record_too_long_with_the_names_is_kept_without_them(nvm):
     from companion.app import App
     from companion.core.records import open_envelope
     from companion.core.store import Store
+    from companion.keeping import keep_record
     from companion.menu import start
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -611,10 +640,10 @@ def test_a_record_too_long_with_the_names_is_kept_without_them(nvm):
     app = App(sim.hw, store, start, resume=False)
     app.settings.names[:2] = ["LONGNAME", "OTHERONE"]
     record = bytes([1, 0, 2, 0, 0, 0, 0]) + bytes(store.max_payload - 16)
-    app.keep_record(record)
+    keep_record(app, record)
     kept = store.records()[-1]
     assert open_envelope(kept[1], kept[2]) == (0, [], record)
-    app.keep_record(record + bytes(20))  # too long even so: said, not a crash
+    keep_record(app, record + bytes(20))  # too long even so: said, not a crash
     assert "too long" in " ".join(sim.texts())
 
 

@@ -2,7 +2,7 @@
 `lunchbox` commands talking to it through pyserial exactly as to a Pico.
 
 The finished games are written onto the simulator's nvm before it boots, the way
-App.finish_game writes them (an envelope with the seats' names); once the game screens are in
+keeping.keep_record writes them (an envelope with the seats' names); once the game screens are in
 the menu a key script can play them instead.
 """
 
@@ -173,7 +173,7 @@ def test_push_names_to_the_simulated_board(capsys, nvm, nvm_store):
 
 
 def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
-    """App.finish_game (what a game screen calls at its end): the record in its envelope, the
+    """keep_record (what a game screen calls at its end): the record in its envelope, the
     date from the clock a host set over the link, the seats' names from Settings; and settings
     pushed over the link are applied by the app."""
     import test_pull
@@ -182,6 +182,7 @@ def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
     from companion.core import records as envelopes
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
+    from companion.keeping import keep_record
     from lunchbox import linkproto as lp
 
     sim = simulate("pico-display-pack", None, nvm, link=True)
@@ -199,8 +200,7 @@ def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
     rec = test_pull.RECORDS[2]  # Aqua Brunch, 3 players
     store.save_game("aqua_brunch", rec)
     sim.clock.advance(5000)
-    app.finish_game(rec)
-    assert store.load_game() is None
+    keep_record(app, rec)
     [(seq, kind, payload)] = store.records()
     assert kind == envelopes.KIND_GAME
     assert envelopes.open_envelope(kind, payload) == (1767225605, ["ANNA", "BO", "CY"], rec)

@@ -91,41 +91,6 @@ class App:
         self.save_settings()
         self.dirty = True
 
-    def keep_record(self, record, once=False):
-        """Keep a finished game's record for the host to pull (in an envelope with the date,
-        when a host set the clock, and the seats' player names); the saved game stays (a
-        Let's Do Lunch match goes on after each of its games)."""
-        from .core import records
-
-        if once and self.kept(record):
-            return  # kept before the power went, and what follows it was not written
-        unix = self.link.unix_now(self.hw.clock()) if self.link is not None else 0
-        names = self.settings.names[:records.seats(record)]
-        try:
-            env = records.envelope(record, unix, names)
-            if self.clock is not None:
-                env = self.clock.timed(env)  # with each seat's time on the turn clock
-            self.store.append_record(records.KIND_GAME, env)
-        except ValueError:
-            try:  # longer than the store takes with the names: keep the game without them
-                self.store.append_record(records.KIND_GAME, records.envelope(record, unix))
-            except ValueError:
-                self.notify("Game too long to keep")
-
-    def kept(self, record):
-        """The newest game record kept is ``record`` (bare, or in its envelope)."""
-        last = None
-        for r in self.store.records(True):
-            if r[1] == 1 or r[1] == 3:
-                last = r[2]
-        return last is not None and last[len(last) - len(record):] == record
-
-    def finish_game(self, record, once=False):
-        """A game has ended: keep its record and forget the saved game, so no "Resume game?"
-        offers it again."""
-        self.keep_record(record, once)
-        self.store.clear_game()
-
     # the screen stack
 
     @property
@@ -149,7 +114,7 @@ class App:
         self.whole = True  # drawn whole, once (display.redraw)
         top.enter()
         if self.battery is not None:
-            self._place_gauge()
+            self.battery.place()
         if self.clock is not None:
             self.clock.place()
         self.dirty = True
@@ -247,21 +212,7 @@ class App:
 
             self.battery = Battery(self)
         if self.battery.show(level):
-            self._place_gauge()
-
-    def _place_gauge(self):
-        """The gauge shows in the top screen's title bar, if it has one with room for it
-        (ui.TitleBar); its status moves left of it."""
-        battery = self.battery
-        bar = getattr(self.top, "bar", None)
-        if not isinstance(bar, TitleBar):
-            bar = None
-        battery.gauge.group.hidden = True
-        TitleBar.gauge = battery.gauge.group if battery.level is not None else None
-        TitleBar.top = bar
-        if bar is not None:
-            bar.relayout()
-        self.dirty = True
+            self.battery.place()
 
     # the main loop
 

@@ -132,8 +132,10 @@ class GameScreen(Screen):
         """Keep the game's record for the host (a Let's Do Lunch game inside a match). The
         memory warning before a match counts one record; a match keeps one a game, so when
         the next would push out a game not pulled yet, say so now."""
+        from .keeping import keep_record
+
         record = self.game.to_bytes()
-        self.app.keep_record(record)
+        keep_record(self.app, record)
         if self.app.store.room(len(record)) == 0:
             self.app.warn(MSG_FULL)
 
@@ -152,7 +154,9 @@ class GameScreen(Screen):
         self.save()  # the end, so that a cut before the record is kept resumes at the end
         while self in app.stack and len(app.stack) > 1:
             app.pop()  # this screen, and a picker over it that made the last move
-        app.keep_record(record, getattr(self, "resumed_end", False))
+        from .keeping import keep_record
+
+        keep_record(app, record, getattr(self, "resumed_end", False))
         app.later(lambda: app.push(ConfirmDialog(app, "Game over", text, leave(app, again),
                                                  leave(app, app.home), "New game", "Menu")))
 

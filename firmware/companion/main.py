@@ -3,13 +3,9 @@ screen for a few seconds, is recorded in the nvm log (record kind 2), and the ap
 at the menu with the saved game intact. The watchdog resets a hung app."""
 
 from .app import App
-from .core.buttons import ticks_diff
-from .core.records import crash_payload
-from .core.store import KIND_CRASH
 from .hwbase import MENU, Relaunch
 
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
-CRASH_SHOW_MS = 3000
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
 GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.md, "Room")
 
@@ -42,10 +38,25 @@ def run(hw, store=None):
             hw.launched = r.target
             streak = 0
         except Exception as e:  # anything at all: show it, record it, restart
-            if app is not None and app.handled:
-                streak = 0
+            where = "start"
+            if app is not None:
+                if app.top is not None:
+                    where = type(app.top).__name__
+                if app.handled:
+                    streak = 0
+            app = None  # the crashed app's screens are freed before the crash screen is made
             streak += 1
-            crashed(hw, store, e, app, record=streak <= QUIET_AFTER)
+            _crashed(hw, store, e, where, streak <= QUIET_AFTER)
+
+
+def _crashed(hw, store, exc, where, record):
+    """companion/crash.py, loaded only now: a crash is rare, its screen's code is not kept."""
+    try:
+        from .crash import crashed
+    except (MemoryError, ImportError):  # no room even for that: the app restarts at once
+        print("crash in", where, type(exc).__name__, exc)
+        return
+    crashed(hw, store, exc, where, record)
 
 
 def _first_screens(hw, streak):
@@ -75,48 +86,3 @@ def _start_game(app, resume):
     from .unload import forget
 
     forget(*_OPENERS)
-
-
-def crashed(hw, store, exc, app=None, record=True):
-    name = type(exc).__name__
-    where = "start"
-    if app is not None and app.top is not None:
-        where = type(app.top).__name__
-    try:
-        import traceback
-
-        traceback.print_exception(exc)
-    except Exception:  # printing must never stop the restart
-        print("crash in", where, name, exc)
-    if record:
-        try:
-            store.append_record(KIND_CRASH, crash_payload(name, str(exc), where))
-        except Exception:
-            pass
-    try:
-        show_crash(hw.display, "{}: {}".format(name, exc))
-    except Exception:  # a broken display must not stop the restart either
-        pass
-    start = hw.clock()
-    while ticks_diff(hw.clock(), start) < CRASH_SHOW_MS:
-        hw.watchdog.feed()
-        hw.idle()
-
-
-def show_crash(d, message):
-    import displayio
-
-    from .ui import TextBlock, TitleBar
-
-    root = d.root
-    while len(root):
-        root.pop()
-    g = displayio.Group()
-    bar = TitleBar(d, "Oops - restarting")
-    g.append(bar.group)
-    lines = (d.height - d.title_h - d.pad) // d.char_h
-    block = TextBlock(d, d.title_h + d.pad, lines, d.FG)
-    block.set(message)
-    g.append(block.group)
-    root.append(g)
-    d.refresh()

@@ -22,7 +22,9 @@ def resume_prompt(app):
     if saved is None:
         return
     game_id, payload = saved
-    if app.kept(payload):
+    from .keeping import kept
+
+    if kept(app.store, payload):
         # a game over whose record is kept: the power went while its result was on screen,
         # and that screen comes back (leaving it forgets the save)
         from .loader import open_game

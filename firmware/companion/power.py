@@ -8,6 +8,7 @@ small bitmap is the whole gauge (a cell outline and its fill).
 import displayio
 
 from .core.power import LOW
+from .ui import TitleBar
 
 MSG_LOW = "Battery low: charge it soon"  # LOW leaves hours: hardware/README.md
 
@@ -85,3 +86,17 @@ class Battery:
             self.warned = False  # charged again: the next fall warns again
         self.app.dirty = True
         return was is None
+
+    def place(self):
+        """The gauge shows in the top screen's title bar, if it has one with room for it
+        (ui.TitleBar); its status moves left of it."""
+        app = self.app
+        bar = getattr(app.top, "bar", None)
+        if not isinstance(bar, TitleBar):
+            bar = None
+        self.gauge.group.hidden = True
+        TitleBar.gauge = self.gauge.group if self.level is not None else None
+        TitleBar.top = bar
+        if bar is not None:
+            bar.relayout()
+        app.dirty = True

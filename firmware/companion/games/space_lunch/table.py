@@ -208,8 +208,10 @@ class SpaceLunchScreen(Coupons, GameScreen):
         heap is fullest. The end stays saved and the record is kept once, as GameScreen
         does; OK is the same game again (entry.again), Back the menu, a long Back still
         undoes."""
+        from companion.keeping import keep_record
+
         self.save()
-        self.app.keep_record(self.game.to_bytes(), getattr(self, "resumed_end", False))
+        keep_record(self.app, self.game.to_bytes(), getattr(self, "resumed_end", False))
         self.show()
 
     def end_lines(self):
