@@ -392,7 +392,7 @@ def test_a_kept_record_is_on_nvm_and_the_save_stays(nvm):
     game stays (an end stays saved while it is shown; a match goes on)."""
     from companion.app import App
     from companion.core.store import Store
-    from companion.keeping import keep_record, kept
+    from companion.keeping import keep_record
     from companion.menu import start
 
     run("pico-display-pack", TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
@@ -405,9 +405,9 @@ def test_a_kept_record_is_on_nvm_and_the_save_stays(nvm):
     from shared_rules import games
 
     record = games.record(games.new("space_lunch", 1))
-    assert not kept(store, record)
+    assert not store.kept(record)
     keep_record(app, record)
-    assert store.load_game()[0] == "aqua_brunch" and kept(store, record)
+    assert store.load_game()[0] == "aqua_brunch" and store.kept(record)
     keep_record(app, record, once=True)  # a resumed end: kept already, not twice
     assert len([r for r in store.records() if r[1] == KIND_GAME]) == 1
     for rec in (store.records()[-1], Store(sim.nvm).records()[-1]):  # on nvm, not just RAM
@@ -514,7 +514,7 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
 
 
 def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly_full(nvm):
-    from companion.core.records import KIND_GAME, NEARLY_FULL, envelope, waiting
+    from companion.core.records import KIND_GAME, NEARLY_FULL, envelope
     from companion.core.store import Store
     from shared_rules import games
 
@@ -532,7 +532,7 @@ def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly
 
     while store.room(about("space_lunch")["record_bytes"]) >= NEARLY_FULL:
         store.append_record(KIND_GAME, envelope(record))
-    n = waiting(store)
+    n = store.waiting()
     sim.close()
     t = run("pico-display-pack", "wait:3000 ok", nvm).texts()  # a new Space Lunch game
     assert t[0] == "Memory" and "{} games not pulled".format(n) in joined(t), t

@@ -9,7 +9,8 @@ import sys
 from conftest import FIRMWARE
 
 NOT_KEPT = ("companion.loader", "companion.launch", "companion.core.catalog",
-            "shared_rules.registry")
+            "shared_rules.registry", "companion.core.records", "companion.crash",
+            "companion.keeping")
 
 CODE = """
 import sys

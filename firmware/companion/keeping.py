@@ -1,6 +1,6 @@
 """A finished game's record kept for the host (`lunchbox pull`): in an envelope with the date,
 when a host set the clock, the seats' player names, and each seat's time on the turn clock.
-Loaded by a game at its end and by the resume prompt: the app itself does not hold it."""
+Loaded by a game at its end: the app itself does not hold it."""
 
 
 def keep_record(app, record, once=False):
@@ -9,7 +9,7 @@ def keep_record(app, record, once=False):
     power cut, and the record may be kept already."""
     from .core import records
 
-    if once and kept(app.store, record):
+    if once and app.store.kept(record):
         return  # kept before the power went, and what follows it was not written
     unix = app.link.unix_now(app.hw.clock()) if app.link is not None else 0
     names = app.settings.names[:records.seats(record)]
@@ -24,11 +24,3 @@ def keep_record(app, record, once=False):
         except ValueError:
             app.notify("Game too long to keep")
 
-
-def kept(store, record):
-    """The newest game record kept is ``record`` (bare, or in its envelope)."""
-    last = None
-    for r in store.records(True):
-        if r[1] == 1 or r[1] == 3:
-            last = r[2]
-    return last is not None and last[len(last) - len(record):] == record

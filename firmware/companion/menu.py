@@ -22,9 +22,7 @@ def resume_prompt(app):
     if saved is None:
         return
     game_id, payload = saved
-    from .keeping import kept
-
-    if kept(app.store, payload):
+    if app.store.kept(payload):
         # a game over whose record is kept: the power went while its result was on screen,
         # and that screen comes back (leaving it forgets the save)
         from .loader import open_game
@@ -81,9 +79,7 @@ class MainMenu(ListScreen):
         return [g[1] for g in self.games] + ["First player", "Settings"]
 
     def status(self):
-        from .core.records import waiting
-
-        n = waiting(self.app.store)
+        n = self.app.store.waiting()
         return "{} to pull".format(n) if n else "v" + __version__
 
     def activate(self, index):

@@ -57,13 +57,13 @@ def test_room_counts_down_to_a_drop_and_the_warning_says_so():
         assert s.room(len(rec)) == before - 1
     assert added == start
     # every record added so far is still there, whatever compactions happened
-    assert records.waiting(s) == added and len(s.records()) == added
+    assert s.waiting() == added and len(s.records()) == added
     msg = records.warning(s, 1)
     assert msg.startswith("Memory full: {} games not pulled".format(added))
     # the warned-about next game does push the oldest out (at the compaction)
     for _ in range(30):  # (the drop comes at the next compaction, when the sector is full)
         s.append_record(records.KIND_GAME, rec)
-    assert records.waiting(s) < added + 30
+    assert s.waiting() < added + 30
     # a pull empties it again
     s.ack_records(s.records()[-1][0])
     assert records.warning(s, 1) is None
@@ -72,7 +72,7 @@ def test_room_counts_down_to_a_drop_and_the_warning_says_so():
 def test_nearly_full_message_and_crashes_do_not_count_as_games():
     s = _store()
     s.append_record(records.KIND_CRASH, b"x")
-    assert records.waiting(s) == 0
+    assert s.waiting() == 0
     from companion.core.catalog import about
 
     size = about("aqua_brunch")["record_bytes"]

@@ -38,15 +38,6 @@ COMPUTER_LEVELS = ("Easy", "Medium", "Hard")  # Let's Do Lunch's computer, level
 NEARLY_FULL = const(3)  # warn when fewer games than this fit
 
 
-def waiting(store):
-    """How many finished games wait on the board for ``lunchbox pull``."""
-    n = 0
-    for r in store.records():
-        if r[1] == KIND_FINISHED or r[1] == KIND_GAME:
-            n += 1
-    return n
-
-
 def warning(store, game_index):
     """None, or what to tell the player before a game starts when the memory is nearly full
     of games not pulled (the oldest would be dropped to make room)."""
@@ -55,7 +46,7 @@ def warning(store, game_index):
     room = store.room(size)
     if room >= NEARLY_FULL:
         return None
-    n = waiting(store)
+    n = store.waiting()
     if room == 0:
         return ("Memory full: {} games not pulled. This game will push out the oldest. "
                 "Pull them with lunchbox pull first.").format(n)

@@ -200,6 +200,24 @@ class Store:
         ack = self._ack
         return [r for r in self._ring if acked or r[0] > ack]
 
+    def waiting(self):
+        """How many finished games wait on the board for ``lunchbox pull`` (the menu's status:
+        here, so the menu's VM does not load core/records.py for it)."""
+        n = 0
+        for r in self.records():
+            if r[1] == KIND_FINISHED or r[1] == KIND_GAME:
+                n += 1
+        return n
+
+    def kept(self, record):
+        """The newest game record kept is ``record`` (bare, or in its envelope): a game's end
+        resumed after a power cut keeps its record once (companion/keeping.py)."""
+        last = None
+        for r in self.records(True):
+            if r[1] == KIND_FINISHED or r[1] == KIND_GAME:
+                last = r[2]
+        return last is not None and last[len(last) - len(record):] == record
+
     def ack_records(self, up_to_seq):
         """The host has pulled every record up to ``up_to_seq``: they may be dropped at the next
         compaction. False when that changes nothing."""
