@@ -8,7 +8,7 @@ import random
 import pytest
 from _flash import FlashNVM
 
-from companion.core import nvmlog, store
+from companion.core import mount, nvmlog, store
 from companion.core.store import Store
 from shared_rules import games
 
@@ -103,9 +103,15 @@ def test_space_lunch_games_round_trip_and_write_less():
 # ---- versions -------------------------------------------------------------------------
 
 
+def older_firmware(monkeypatch):
+    """The firmware before diff saves: base version 1, as it writes and as it mounts."""
+    for module in (store, mount):
+        monkeypatch.setattr(module, "VERSION", 1)
+
+
 def v1_sector(monkeypatch):
     """A sector as the firmware before diff saves wrote it (base version 1)."""
-    monkeypatch.setattr(store, "VERSION", 1)
+    older_firmware(monkeypatch)
     nvm = FlashNVM()
     s = Store(nvm)
     s.save_settings(b"names=Ann,Bob")
@@ -138,7 +144,7 @@ def test_older_firmware_calls_a_new_sector_newer(monkeypatch):
     s = Store(nvm)
     s.save_game("lunch", b"x" * 40)
     s.save_game("lunch", b"x" * 40 + b"y")
-    monkeypatch.setattr(store, "VERSION", 1)
+    older_firmware(monkeypatch)
     assert Store(nvm.copy()).status == store.MSG_VERSION
 
 
@@ -352,18 +358,18 @@ def test_other_writes_still_raise_when_no_heap(monkeypatch):
 
 
 def test_settings_and_records_lost_together_are_both_named():
-    assert store._combine(store.MSG_CUT_SETTINGS, store.MSG_CUT_RECORDS) \
+    assert mount._combine(store.MSG_CUT_SETTINGS, store.MSG_CUT_RECORDS) \
         == store.MSG_CUT_SETTINGS_RECORDS
-    assert store._combine(store.MSG_CUT_RECORDS, store.MSG_CUT_SETTINGS) \
+    assert mount._combine(store.MSG_CUT_RECORDS, store.MSG_CUT_SETTINGS) \
         == store.MSG_CUT_SETTINGS_RECORDS
-    assert store._combine(store.MSG_CUT_SETTINGS_RECORDS, store.MSG_CUT_GAME) == store.MSG_CUT
-    assert store._combine(store.MSG_CUT_GAME, store.MSG_CUT_RECORDS) == store.MSG_CUT_GAME
+    assert mount._combine(store.MSG_CUT_SETTINGS_RECORDS, store.MSG_CUT_GAME) == store.MSG_CUT
+    assert mount._combine(store.MSG_CUT_GAME, store.MSG_CUT_RECORDS) == store.MSG_CUT_GAME
     # the index on flash of every earlier notice is unchanged
-    assert store._NOTICES[:11] == (None, store.MSG_CUT_GAME, store.MSG_CUT_SETTINGS,
+    assert mount._NOTICES[:11] == (None, store.MSG_CUT_GAME, store.MSG_CUT_SETTINGS,
                                    store.MSG_CUT_RECORDS, store.MSG_CUT, store.MSG_CORRUPT,
                                    store.MSG_FOREIGN, store.MSG_VERSION, store.MSG_ERROR,
                                    store.MSG_BLANK, store.MSG_CUT_LAST)
-    assert store._NOTICES[11] == store.MSG_CUT_SETTINGS_RECORDS
+    assert mount._NOTICES[11] == store.MSG_CUT_SETTINGS_RECORDS
 
 
 def test_a_rewrite_cut_inside_the_settings_names_the_records_too():

@@ -13,8 +13,10 @@ GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.m
 def run(hw, store=None):
     if store is None:
         from .core.store import Store
+        from .unload import forget
 
         store = Store(hw.nvm)  # mounting never raises: a bad log becomes store.status
+        forget("companion.core.mount")  # read once a VM: its code is not kept
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
     streak = 0

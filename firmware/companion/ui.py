@@ -12,6 +12,13 @@ import vectorio
 from .core.text import fit, wrap
 from .textlabel import Label
 
+try:  # names for the type comments, for mypy only (tests/test_api_check.py)
+    from typing import TYPE_CHECKING
+except ImportError:  # CircuitPython has no typing module
+    TYPE_CHECKING = False  # type: ignore[misc]
+if TYPE_CHECKING:  # used in type comments
+    from typing import Any, Optional  # noqa: F401
+
 
 def rect(x, y, w, h, color, palette=None):
     """A filled rectangle: a vectorio shape, which displayio draws at about half a TileGrid's
@@ -58,9 +65,9 @@ class TitleBar:
     # the bar says is cut for the clock either).
 
     reserve = 2
-    gauge = None
-    top = None
-    clock = None
+    gauge = None  # type: Optional[displayio.Group]
+    top = None  # type: Optional[TitleBar]
+    clock = None  # type: Any
 
     def __init__(self, d, title, right=""):
         self.d = d

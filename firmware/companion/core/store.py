@@ -14,80 +14,39 @@ memory held something the store could not use (it then starts fresh, or with wha
 
 import gc
 
-from shared_rules._compat import const
-
 from . import nvmlog
-from .nvmlog import BAD, BLANK, GOOD, MAGIC, OVERHEAD
-
-# Format version, in the base record. 2: the log may hold K_GAMEDIFF records. A version 1
-# sector (older firmware's) is read as it is and gets no diff record until its next
-# compaction writes version 2; older firmware says "newer version" about a version 2 sector
-# rather than "corrupt" (docs/persistence.md, "Format").
-VERSION = const(2)
-
-# Record kinds on flash
-K_BASE = const(0x01)  # first record of a compacted image (what follows, counters)
-K_GAME = const(0x02)
-K_NOGAME = const(0x03)  # the game was cleared
-K_SETTINGS = const(0x04)
-K_RING = const(0x05)  # a finished-game / crash record for the host
-K_ACK = const(0x06)  # the host has pulled the ring up to a sequence number
-K_SEEN = const(0x07)  # the notice in the base record has been on screen (a save followed)
-K_GAMEDIFF = const(0x08)  # the same game again: keep a prefix of the saved payload, add a tail
-
-# Ring record kinds the app uses (any 1..255 is accepted)
-KIND_FINISHED = const(1)
-KIND_CRASH = const(2)
-KIND_GAME = const(3)  # a finished game in its envelope (date, names: core/records.py)
-
-MAX_PAYLOAD = const(1024)  # largest payload of any save, on a 4 KB nvm (see max_payload)
-MAX_ID_LEN = const(32)  # bytes of a game id (UTF-8)
-MIN_SIZE = const(256)  # smaller nvm: memory-only, nothing kept
-BASE_BODY = const(15)
-BASE_SIZE = const(27)  # OVERHEAD + BASE_BODY
-SEQ_LIMIT = 0xFFFF0000  # sequence numbers are renumbered from 1 before they could wrap
-
-MSG_BLANK = "No saved data - starting fresh"
-MSG_FOREIGN = "Unknown data in memory - starting fresh"
-MSG_CORRUPT = "Saved data was corrupt - starting fresh"
-MSG_VERSION = "Saved data is from a newer version - starting fresh"
-MSG_CUT = "Power cut while saving - starting fresh"
-MSG_CUT_GAME = "Power cut while saving - saved game lost"
-MSG_CUT_SETTINGS = "Power cut while saving - settings reset"
-MSG_CUT_RECORDS = "Power cut while saving - some game records lost"
-MSG_CUT_SETTINGS_RECORDS = "Power cut while saving - settings reset, some game records lost"
-MSG_CUT_LAST = "Power cut while saving - last change lost"
-MSG_NO_NVM = "No memory for saves - nothing will be kept"
-MSG_ERROR = "Saved data unreadable - starting fresh"
-
-# A notice (what was lost) is kept in the base record of the image written after damage, and
-# shown at every mount until the next save: a power cut right after the repair cannot hide it.
-# Its index here is what flash holds: append, never reorder.
-_NOTICES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT_RECORDS, MSG_CUT, MSG_CORRUPT,
-            MSG_FOREIGN, MSG_VERSION, MSG_ERROR, MSG_BLANK, MSG_CUT_LAST,
-            MSG_CUT_SETTINGS_RECORDS)
-_FRESH = (MSG_CUT, MSG_CORRUPT, MSG_FOREIGN, MSG_VERSION, MSG_ERROR)
-# by mask: 1 game, 2 settings, 4 records (a lost game is "saved game lost" with or without
-# records: the game matters most, and with the settings it is "starting fresh")
-_LOSSES = (None, MSG_CUT_GAME, MSG_CUT_SETTINGS, MSG_CUT, MSG_CUT_RECORDS, MSG_CUT_GAME,
-           MSG_CUT_SETTINGS_RECORDS, MSG_CUT)
-
-
-def _combine(old, new):
-    """One message for two losses (an earlier notice not yet seen, and a new one)."""
-    if new is None:
-        return old
-    if old is None or old == MSG_BLANK or old == MSG_CUT_LAST:
-        return new
-    if new == MSG_BLANK or new == MSG_CUT_LAST or old in _FRESH:
-        return old
-    if new in _FRESH:
-        return new
-    return _LOSSES[_LOSSES.index(old) | _LOSSES.index(new)]
-
-
-class _Corrupt(Exception):
-    pass
+from .nvmlog import OVERHEAD
+from .saveformat import (  # noqa: F401 -- the kinds and messages others import from here
+    BASE_BODY,
+    BASE_SIZE,
+    K_ACK,
+    K_BASE,
+    K_GAME,
+    K_GAMEDIFF,
+    K_NOGAME,
+    K_RING,
+    K_SEEN,
+    K_SETTINGS,
+    KIND_CRASH,
+    KIND_FINISHED,
+    KIND_GAME,
+    MAX_ID_LEN,
+    MAX_PAYLOAD,
+    MSG_BLANK,
+    MSG_CORRUPT,
+    MSG_CUT,
+    MSG_CUT_GAME,
+    MSG_CUT_LAST,
+    MSG_CUT_RECORDS,
+    MSG_CUT_SETTINGS,
+    MSG_CUT_SETTINGS_RECORDS,
+    MSG_ERROR,
+    MSG_FOREIGN,
+    MSG_NO_NVM,
+    MSG_VERSION,
+    SEQ_LIMIT,
+    VERSION,
+)
 
 
 def _fill_erased(buf, start, end):
@@ -110,7 +69,9 @@ class Store:
         self._end = 0  # nvm bytes used; 0 = memory only
         self._clear_state()
         try:
-            self._mount()
+            from . import mount  # read once a VM: main.run lets it go after
+
+            mount.mount(self)
         except Exception as exc:  # mounting never raises
             self.error = exc
             self._clear_state()
@@ -426,175 +387,3 @@ class Store:
             self._settings = (seq, self._settings[1])
             seq += 1
         return seq
-
-    # ---- mounting ------------------------------------------------------------------------
-
-    def _mount(self):
-        try:
-            size = len(self._nvm)
-            data = self._nvm[0:size] if size >= MIN_SIZE else None
-        except Exception:  # no usable nvm: memory only
-            size, data = 0, None
-        if data is None:
-            self.status = MSG_NO_NVM
-            return
-        size = min(size, 0xFFFF)  # offsets are 16-bit; nvm is 4 KB on RP2 (8 KB elsewhere)
-        self._end = size
-        room = (size - BASE_SIZE - 3 * OVERHEAD - 2 - MAX_ID_LEN) // 3
-        self.max_payload = min(MAX_PAYLOAD, room)
-        try:
-            msg = self._scan(data, size)
-        except _Corrupt as exc:
-            msg = exc.args[0]
-            self._clear_state()
-        data = None
-        self.status = _combine(_NOTICES[self._notice], msg)
-        if msg is None:
-            return  # all well (perhaps with a notice not yet seen)
-        msg = self.status
-        # Write a clean image now, so appends never follow damage; it keeps the notice.
-        self._dirty = True
-        try:
-            self._compact(self._seq, msg != MSG_BLANK, _NOTICES.index(msg))
-        except Exception as exc:  # e.g. a read-only file in the simulator
-            self.error = exc
-            self._dirty = True
-
-    def _scan(self, data, end):
-        """Load the state from the sector image ``data``. Returns None when all is well (a torn
-        last append included), else the status message; raises _Corrupt for a fresh start."""
-        if nvmlog.erased(data, 0, end):
-            return MSG_BLANK
-        verdict, pos = nvmlog.check(data, 0, end)
-        if verdict != GOOD or data[1] != K_BASE or pos != BASE_SIZE:
-            if data[0] & MAGIC == MAGIC and nvmlog.erased(data, BASE_SIZE - 1, end):
-                raise _Corrupt(MSG_CUT)  # the compaction was cut before its base was written
-            if data[0] == MAGIC and data[1] == K_BASE:
-                raise _Corrupt(MSG_CORRUPT)
-            raise _Corrupt(MSG_FOREIGN)
-        if data[8] != VERSION and data[8] != 1:
-            raise _Corrupt(MSG_VERSION if data[8] > VERSION else MSG_CORRUPT)
-        self._version = data[8]
-        flags = data[9]
-        ring_count = (data[10] << 8) | data[11]
-        compactions = int.from_bytes(data[12:16], "big")
-        ack = int.from_bytes(data[16:20], "big")
-        image_len = (data[20] << 8) | data[21]
-        notice = data[22]
-        base_seq = nvmlog.seq_of(data, 0)
-        if flags > 3 or image_len < BASE_SIZE or image_len > end or ack >= base_seq \
-                or notice >= len(_NOTICES):
-            raise _Corrupt(MSG_CORRUPT)
-        self._notice = notice
-        self._compactions = compactions
-        self._ack = ack
-        self._seq = base_seq + 1
-        # The image: exactly the records the base announces, each older than the base.
-        damaged = False
-        while pos < image_len:
-            verdict, nxt = nvmlog.check(data, pos, image_len)
-            if verdict != GOOD or nvmlog.seq_of(data, pos) >= base_seq:
-                damaged = True
-                break
-            kind = data[pos + 1]
-            if kind == K_GAME and (flags & 1) and self._game is None and not self._settings \
-                    and not self._ring:
-                self._apply(data, pos, nxt)
-            elif kind == K_SETTINGS and (flags & 2) and self._settings is None and not self._ring:
-                self._apply(data, pos, nxt)
-            elif kind == K_RING and len(self._ring) < ring_count:
-                self._apply(data, pos, nxt)
-            else:
-                raise _Corrupt(MSG_CORRUPT)
-            pos = nxt
-        lost_game = (flags & 1) and self._game is None
-        lost_settings = (flags & 2) and self._settings is None
-        lost_ring = len(self._ring) < ring_count
-        if damaged or pos != image_len or lost_game or lost_settings or lost_ring:
-            # A compaction cut part-way: what was programmed is the newest of everything, so
-            # keep it and say what is gone. Nothing may have been appended after it.
-            if not nvmlog.erased(data, image_len, end):
-                raise _Corrupt(MSG_CORRUPT)
-            self._ring.sort()
-            if lost_game:
-                return MSG_CUT if lost_settings else MSG_CUT_GAME
-            if lost_settings:
-                return MSG_CUT_SETTINGS_RECORDS if lost_ring else MSG_CUT_SETTINGS
-            return MSG_CUT_RECORDS
-        # The log after the image: consecutive sequence numbers, so a record that vanished
-        # shows as a gap; a torn append (prefix programmed, last byte still erased) is skipped
-        # and its number reused by the next append.
-        expect = base_seq + 1
-        msg = None
-        while pos < end:
-            verdict, nxt = nvmlog.check(data, pos, end)
-            if verdict == BLANK and nvmlog.erased(data, pos, end):
-                break
-            if verdict != GOOD and not (verdict == BAD and nvmlog.torn(data, pos, nxt, end)
-                                        and not nvmlog.hides(data, pos, nxt)
-                                        and not nvmlog.resized(data, pos, nxt)):
-                # Not an append cut cleanly. As the very end of the log (nothing good after
-                # it) it is a save whose programming was cut unevenly, or the last record
-                # damaged: keep the state before it and say so. Anywhere else: corrupt.
-                if nvmlog.good_after(data, pos, end) or not nvmlog.one_write(data, pos, end,
-                                                                            expect):
-                    raise _Corrupt(MSG_CORRUPT)
-                msg = MSG_CUT_LAST
-                pos = end
-                break
-            if verdict == GOOD:
-                if nvmlog.seq_of(data, pos) != expect:
-                    raise _Corrupt(MSG_CORRUPT)
-                kind = data[pos + 1]
-                if kind == K_BASE:
-                    raise _Corrupt(MSG_CORRUPT)
-                self._apply(data, pos, nxt)
-                expect += 1
-            pos = nxt  # a good record, or an append cut cleanly (its number is reused)
-        self._pos = pos
-        self._seq = expect
-        self._ring.sort()
-        return msg
-
-    def _apply(self, data, pos, nxt):
-        """Apply one good record to the in-memory state."""
-        kind = data[pos + 1]
-        seq = nvmlog.seq_of(data, pos)
-        body = bytes(memoryview(data)[pos + 8:nxt - 4])
-        if kind == K_GAME:
-            n = body[0] if body else 0
-            if n < 1 or n > MAX_ID_LEN or 1 + n > len(body):
-                raise _Corrupt(MSG_CORRUPT)
-            gid = None
-            try:
-                gid = str(body[1:1 + n], "utf-8")
-            except Exception:  # not UTF-8: not ours (raised below)
-                pass
-            if gid is None:
-                raise _Corrupt(MSG_CORRUPT)
-            self._game = (seq, gid, body[1 + n:])
-        elif kind == K_GAMEDIFF:
-            # the saved game's first ``keep`` bytes, then the tail (save_game)
-            g = self._game
-            keep = (body[0] << 8) | body[1] if len(body) > 1 else 0xFFFF
-            if self._version < 2 or g is None or keep > len(g[2]) \
-                    or keep + len(body) - 2 > self.max_payload:
-                raise _Corrupt(MSG_CORRUPT)
-            self._game = (seq, g[1], g[2][:keep] + body[2:])
-        elif kind == K_NOGAME and not body:
-            self._game = None
-        elif kind == K_SETTINGS:
-            self._settings = (seq, body)
-        elif kind == K_RING and body and body[0]:
-            self._ring.append((seq, body[0], body[1:]))
-        elif kind == K_SEEN and not body:
-            self._notice = 0
-        elif kind == K_ACK and len(body) == 4:
-            n = int.from_bytes(body, "big")
-            if n >= seq:
-                raise _Corrupt(MSG_CORRUPT)
-            if n > self._ack:
-                self._ack = n
-        else:
-            raise _Corrupt(MSG_CORRUPT)
-
