@@ -19,7 +19,7 @@ from companion.leds import Leds
 
 
 def store_on_nvm(memory: nvm.ByteArray) -> None:
-    # core/store.py, core/nvmlog.py: the log lives in microcontroller.nvm
+    # core/store.py, core/nvmlog.py (and nvmscan.py at mount): the log lives in microcontroller.nvm
     Store(memory)
     head: bytearray = memory[0:16]
     memory[0:4] = bytes(4)

@@ -8,7 +8,7 @@ import random
 import pytest
 from _flash import FlashNVM
 
-from companion.core import mount, nvmlog, store
+from companion.core import mount, nvmlog, nvmscan, store
 from companion.core.store import Store
 from shared_rules import games
 
@@ -24,7 +24,7 @@ def last_kind(nvm, s):
     kind = None
     while pos < s.stats()["used"]:
         kind = data[pos + 1]
-        pos = nvmlog.step(data, pos, len(data))
+        pos = nvmscan.step(data, pos, len(data))
     return kind
 
 
@@ -187,8 +187,8 @@ def test_a_diff_inside_the_image_is_corrupt():
     data = bytearray(nvm.mem)
     # turn the image's game record into a diff (CRC fixed): images hold whole games only
     pos = store.BASE_SIZE
-    nxt = nvmlog.step(data, pos, 4096)
-    rec = nvmlog.encode(store.K_GAMEDIFF, nvmlog.seq_of(data, pos), b"\x00\x00" + b"\x02" * 74)
+    nxt = nvmscan.step(data, pos, 4096)
+    rec = nvmlog.encode(store.K_GAMEDIFF, nvmscan.seq_of(data, pos), b"\x00\x00" + b"\x02" * 74)
     assert len(rec) == nxt - pos
     data[pos:nxt] = rec
     assert Store(FlashNVM(data=data)).status == store.MSG_CORRUPT

@@ -13,7 +13,7 @@ import copy
 import pytest
 from _flash import FlashNVM, PowerCut
 
-from companion.core import nvmlog, store
+from companion.core import nvmlog, nvmscan, store
 from companion.core.appsettings import AppSettings
 from companion.core.store import Store
 
@@ -66,21 +66,21 @@ def ends(image):
     image_len = (image[20] << 8) | image[21]
     pos = store.BASE_SIZE
     while pos < image_len:
-        nxt = nvmlog.step(image, pos, image_len)
+        nxt = nvmscan.step(image, pos, image_len)
         kind = image[pos + 1]
         if kind == store.K_GAME:
             out["game"] = nxt
         elif kind == store.K_SETTINGS:
             out["settings"] = nxt
         else:
-            out[nvmlog.seq_of(image, pos)] = nxt
+            out[nvmscan.seq_of(image, pos)] = nxt
         pos = nxt
     return out
 
 
 def expected(after, where, k):
     """The state and status a mount must find after a cut at byte ``k`` of the compaction:
-    an item is kept once its record is programmed but for its last byte (nvmlog.check: that
+    an item is kept once its record is programmed but for its last byte (nvmscan.check: that
     byte's erased bits cover any value), else it is gone and named."""
     if k < store.BASE_SIZE - 1:
         return (None, None, ()), store.MSG_BLANK if k == 0 else store.MSG_CUT

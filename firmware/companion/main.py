@@ -16,7 +16,7 @@ def run(hw, store=None):
         from .unload import forget
 
         store = Store(hw.nvm)  # mounting never raises: a bad log becomes store.status
-        forget("companion.core.mount")  # read once a VM: its code is not kept
+        forget("companion.core.mount", "companion.core.nvmscan")  # once a VM: not kept
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
     streak = 0

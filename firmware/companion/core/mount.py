@@ -3,8 +3,9 @@ nvm image, or a fresh start with a message saying what was lost (docs/persistenc
 code is needed once a VM: Store() loads it, and main.run lets it go on the device.
 Mounting never raises: a damaged log becomes ``store.status``."""
 
-from . import nvmlog
-from .nvmlog import BAD, BLANK, GOOD, MAGIC, OVERHEAD
+from . import nvmscan
+from .nvmlog import MAGIC, OVERHEAD
+from .nvmscan import BAD, BLANK, GOOD
 from .saveformat import (
     BASE_SIZE,
     K_ACK,
@@ -97,11 +98,11 @@ def mount(store):
 def _scan(store, data, end):
     """Load the state from the sector image ``data``. Returns None when all is well (a torn
     last append included), else the status message; raises _Corrupt for a fresh start."""
-    if nvmlog.erased(data, 0, end):
+    if nvmscan.erased(data, 0, end):
         return MSG_BLANK
-    verdict, pos = nvmlog.check(data, 0, end)
+    verdict, pos = nvmscan.check(data, 0, end)
     if verdict != GOOD or data[1] != K_BASE or pos != BASE_SIZE:
-        if data[0] & MAGIC == MAGIC and nvmlog.erased(data, BASE_SIZE - 1, end):
+        if data[0] & MAGIC == MAGIC and nvmscan.erased(data, BASE_SIZE - 1, end):
             raise _Corrupt(MSG_CUT)  # the compaction was cut before its base was written
         if data[0] == MAGIC and data[1] == K_BASE:
             raise _Corrupt(MSG_CORRUPT)
@@ -115,7 +116,7 @@ def _scan(store, data, end):
     ack = int.from_bytes(data[16:20], "big")
     image_len = (data[20] << 8) | data[21]
     notice = data[22]
-    base_seq = nvmlog.seq_of(data, 0)
+    base_seq = nvmscan.seq_of(data, 0)
     if flags > 3 or image_len < BASE_SIZE or image_len > end or ack >= base_seq \
             or notice >= len(_NOTICES):
         raise _Corrupt(MSG_CORRUPT)
@@ -126,8 +127,8 @@ def _scan(store, data, end):
     # The image: exactly the records the base announces, each older than the base.
     damaged = False
     while pos < image_len:
-        verdict, nxt = nvmlog.check(data, pos, image_len)
-        if verdict != GOOD or nvmlog.seq_of(data, pos) >= base_seq:
+        verdict, nxt = nvmscan.check(data, pos, image_len)
+        if verdict != GOOD or nvmscan.seq_of(data, pos) >= base_seq:
             damaged = True
             break
         kind = data[pos + 1]
@@ -147,7 +148,7 @@ def _scan(store, data, end):
     if damaged or pos != image_len or lost_game or lost_settings or lost_ring:
         # A compaction cut part-way: what was programmed is the newest of everything, so
         # keep it and say what is gone. Nothing may have been appended after it.
-        if not nvmlog.erased(data, image_len, end):
+        if not nvmscan.erased(data, image_len, end):
             raise _Corrupt(MSG_CORRUPT)
         store._ring.sort()
         if lost_game:
@@ -161,23 +162,23 @@ def _scan(store, data, end):
     expect = base_seq + 1
     msg = None
     while pos < end:
-        verdict, nxt = nvmlog.check(data, pos, end)
-        if verdict == BLANK and nvmlog.erased(data, pos, end):
+        verdict, nxt = nvmscan.check(data, pos, end)
+        if verdict == BLANK and nvmscan.erased(data, pos, end):
             break
-        if verdict != GOOD and not (verdict == BAD and nvmlog.torn(data, pos, nxt, end)
-                                    and not nvmlog.hides(data, pos, nxt)
-                                    and not nvmlog.resized(data, pos, nxt)):
+        if verdict != GOOD and not (verdict == BAD and nvmscan.torn(data, pos, nxt, end)
+                                    and not nvmscan.hides(data, pos, nxt)
+                                    and not nvmscan.resized(data, pos, nxt)):
             # Not an append cut cleanly. As the very end of the log (nothing good after
             # it) it is a save whose programming was cut unevenly, or the last record
             # damaged: keep the state before it and say so. Anywhere else: corrupt.
-            if nvmlog.good_after(data, pos, end) or not nvmlog.one_write(data, pos, end,
+            if nvmscan.good_after(data, pos, end) or not nvmscan.one_write(data, pos, end,
                                                                         expect):
                 raise _Corrupt(MSG_CORRUPT)
             msg = MSG_CUT_LAST
             pos = end
             break
         if verdict == GOOD:
-            if nvmlog.seq_of(data, pos) != expect:
+            if nvmscan.seq_of(data, pos) != expect:
                 raise _Corrupt(MSG_CORRUPT)
             kind = data[pos + 1]
             if kind == K_BASE:
@@ -193,7 +194,7 @@ def _scan(store, data, end):
 def _apply(store, data, pos, nxt):
     """Apply one good record to the in-memory state."""
     kind = data[pos + 1]
-    seq = nvmlog.seq_of(data, pos)
+    seq = nvmscan.seq_of(data, pos)
     body = bytes(memoryview(data)[pos + 8:nxt - 4])
     if kind == K_GAME:
         n = body[0] if body else 0
