@@ -609,7 +609,7 @@ def lane_files(tmp):
 
 def _env():
     """The LUNCHBOX_* values of each display's profile, as settings.toml would hold them."""
-    from lunchbox import profiles
+    from lunchbox.hardware import profiles
 
     sys.path.insert(0, str(ROOT / "firmware"))
     from companion.core.settings import parse_toml

@@ -102,9 +102,9 @@ def sizes():
 def wire(counts=(0, 4, 8, 12)):
     from test_pull_sim import RunningSim, finished_games
 
-    from lunchbox import db as dbmod
-    from lunchbox import link as hostlink
-    from lunchbox import pull
+    from lunchbox.records import db as dbmod
+    from lunchbox.records import link as hostlink
+    from lunchbox.records import pull
 
     rng = random.Random(7)
     pool = [random_record("lets_do_lunch", (), rng) for _ in range(12)]

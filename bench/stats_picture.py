@@ -13,7 +13,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from lunchbox import gamerec, stats  # noqa: E402
+from lunchbox.records import gamerec, stats  # noqa: E402
 from shared_rules import games  # noqa: E402
 
 T0 = 1767225600

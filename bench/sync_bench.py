@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 
-from lunchbox import fileset, profiles, sync
+from lunchbox.device import fileset, sync
+from lunchbox.hardware import profiles
 
 PROFILE = "pico-display-pack"
 CHANGED = "companion/__init__.py"

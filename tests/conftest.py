@@ -33,7 +33,7 @@ def no_mpy_cross_from_outside(monkeypatch, tmp_path_factory):
     PATH or a download: in tests none of those reach outside (an empty cache of the test's
     own, no PATH lookup, downloads to a refused local port), so syncs ship .py with a warning
     unless a test gives its own compiler."""
-    from lunchbox import mpycross, mpycross_get
+    from lunchbox.device import mpycross, mpycross_get
 
     monkeypatch.setenv("LUNCHBOX_CACHE", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setattr(mpycross, "ON_PATH", None)
@@ -57,9 +57,9 @@ def nvm(tmp_path):
 @pytest.fixture
 def nvm_store():
     """``nvm_store(path)``: the firmware's Store over an nvm file, as the device reads its own
-    flash; every write goes straight to the file (host/lunchbox/sim_hw.py FileNvm)."""
+    flash; every write goes straight to the file (host/lunchbox/sim/hw.py FileNvm)."""
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     return lambda path: Store(FileNvm(str(path)))
 
@@ -141,7 +141,7 @@ def cut_saves(tmp_path):
     then, for ``n`` saves picked by ``rng``, yield (the nvm before it, how many of its bytes
     were written, the path of an nvm file as a power cut after those left it: a prefix of
     the new bytes over the old)."""
-    from lunchbox import sim_hw
+    from lunchbox.sim import hw as sim_hw
 
     def run(sim, script, rng, n, at_least=0):
         writes = []
@@ -173,7 +173,7 @@ def user_profile(tmp_path):
     """``user_profile(base, (old, new), ..., name="mine")``: the path of a user's own profile
     file, a committed profile's text with each old text replaced (it must be there: an edit
     that does nothing would test the committed profile instead)."""
-    from lunchbox.profiles import PROFILES_DIR
+    from lunchbox.hardware.profiles import PROFILES_DIR
 
     def write(base, *edits, name="mine"):
         text = (PROFILES_DIR / (base + ".toml")).read_text()

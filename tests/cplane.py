@@ -42,7 +42,8 @@ HOLD = 24 * 1024  # the margin every flow must keep (docs/firmware.md)
 FIGURES = ROOT / "bench" / "data" / "cp_lane.json"
 
 sys.path.insert(0, str(ROOT / "host"))
-from lunchbox import fileset, mpycross, profiles  # noqa: E402
+from lunchbox.device import fileset, mpycross  # noqa: E402
+from lunchbox.hardware import profiles  # noqa: E402
 
 _LBX = re.compile(r"LBX (\d+) (\S+) free=(\d+) pre=(\d+) ms=(-?\d+)")
 

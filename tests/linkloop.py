@@ -7,7 +7,7 @@ from _flash import FlashNVM
 from companion.core import records
 from companion.core.link import LinkServer
 from companion.core.store import Store
-from lunchbox import link as hostlink
+from lunchbox.records import link as hostlink
 
 UID = bytes.fromhex("E66141040327522C")
 

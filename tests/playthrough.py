@@ -242,7 +242,7 @@ class Box:
 
     def game_records(self):
         """[(seq, pulled row)] as ``lunchbox pull`` stores them (gamerec.summarize)."""
-        from lunchbox import gamerec
+        from lunchbox.records import gamerec
 
         return [(seq, gamerec.summarize(seq, kind, payload, 0))
                 for seq, kind, payload in self.store.records() if kind in (1, KIND_GAME)]

@@ -29,7 +29,7 @@ SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 def menu_length():
     """How many games the repository's menu lists: the new line's game comes after them (the
     menu is in registry order), before First player and Settings."""
-    from lunchbox.game_names import firmware_path
+    from lunchbox.records.game_names import firmware_path
 
     firmware_path()
     from companion.core.catalog import menu_games
@@ -112,7 +112,7 @@ def test_its_rules_are_portable(tree):
 # stdin closes (as tests/test_pull_sim.py runs it, in a process of its own here).
 SERVE = """
 import sys, threading, time
-from lunchbox import sim_hw
+from lunchbox.sim import hw as sim_hw
 from lunchbox.sim import Simulator
 
 sim = Simulator("pico-display-pack", nvm_path=sys.argv[1], mode="headless", link=True)
@@ -227,7 +227,8 @@ def test_its_screenshot_is_taken_with_the_others(tree):
 def test_sync_puts_it_on_the_board(tree):
     """`lunchbox sync`'s file set (what goes onto CIRCUITPY) has both folders, the
     descriptor included."""
-    out = run(tree, code="from lunchbox import fileset, profiles; "
+    out = run(tree, code="from lunchbox.device import fileset; "
+                         "from lunchbox.hardware import profiles; "
                          "p = profiles.load_profile('pico-display-pack'); "
                          "print(sorted(k for k in fileset.sources(p) if '/counter/' in k))")
     assert out.stdout.strip() == str(sorted([

@@ -1,11 +1,11 @@
 """What the real CircuitPython modules raise where Blinka and the stand-ins would not, and
-how the firmware copes: the simulator raises what the device raises (sim_hw), and these tests
-drive the firmware into each case. The behaviours are taken from CircuitPython's source
-(shared-bindings and shared-module, CircuitPython 10)."""
+how the firmware copes: the simulator raises what the device raises (lunchbox.sim.hw), and
+these tests drive the firmware into each case. The behaviours are taken from CircuitPython's
+source (shared-bindings and shared-module, CircuitPython 10)."""
 
 import pytest
 
-from lunchbox import sim_hw
+from lunchbox.sim import hw as sim_hw
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import doctor, drives, fileset, mpycross_get, sync, sync_command
+from lunchbox.device import doctor, drives, fileset, mpycross_get, sync, sync_command
 
 
 class PortInfo:

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from lunchbox import download
+from lunchbox.device import download
 from lunchbox.errors import LunchboxError
 
 BODY = bytes(range(256)) * 1000

@@ -2,8 +2,8 @@
 
 import pytest
 
-from lunchbox import drives
-from lunchbox.drives import Drive
+from lunchbox.device import drives
+from lunchbox.device.drives import Drive
 from lunchbox.errors import LunchboxError
 
 

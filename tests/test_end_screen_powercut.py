@@ -260,6 +260,6 @@ def test_new_game_at_an_end_says_when_the_memory_is_nearly_full(name, profile, s
 
 
 def nvm_file(path):
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     return FileNvm(path)

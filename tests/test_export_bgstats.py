@@ -19,8 +19,9 @@ import pytest
 import test_pull
 from test_pull import play
 
-from lunchbox import bgstats, cli
-from lunchbox import db as dbmod
+from lunchbox import cli
+from lunchbox.records import bgstats
+from lunchbox.records import db as dbmod
 from shared_rules import games
 
 EXAMPLE = Path(__file__).parent / "data" / "bgstats-example.bgsplay"

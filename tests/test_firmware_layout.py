@@ -4,8 +4,8 @@ core.text.fit leaves when it has to cut), and something visible on the screen.""
 
 import pytest
 
-from lunchbox import profiles
-from lunchbox.sim_inspect import walk
+from lunchbox.hardware import profiles
+from lunchbox.sim.inspect import walk
 
 EVERY_PROFILE = profiles.list_profiles()  # the Pico 2 builds too: the same screens, checked
 AQUA = "next next ok next ok "  # Aqua Brunch, then Strength in its list

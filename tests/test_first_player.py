@@ -187,7 +187,7 @@ def count_keys(n):
 def no_clipping(sim):
     """Nothing cut ('~' is what core.text.fit leaves), overlapping or off the screen (as
     tests/test_firmware_layout.py checks every screen)."""
-    from lunchbox.sim_inspect import walk
+    from lunchbox.sim.inspect import walk
 
     t = sim.texts()
     assert sim.layout_problems() == [], t

@@ -10,7 +10,7 @@ import termios
 
 import pytest
 
-from lunchbox import flash, ports, uf2
+from lunchbox.device import flash, ports, uf2
 from lunchbox.errors import LunchboxError
 
 
@@ -326,7 +326,8 @@ def test_circuitpy_wait_has_its_own_timeout(board, tmp_path):
 
 
 def test_cli_passes_both_timeouts(tmp_path, monkeypatch, capsys):
-    from lunchbox import cli, drives
+    from lunchbox import cli
+    from lunchbox.device import drives
 
     seen = {}
 

@@ -1,12 +1,12 @@
-"""The host's table of game names (host/lunchbox/game_names.py): every registry row has a
+"""The host's table of game names (host/lunchbox/records/game_names.py): every registry row has a
 name, the names agree with the board's menus, and `--game` finds a game by what a player
 types."""
 
 
 import pytest
 
-from lunchbox import game_names
 from lunchbox.errors import UsageError
+from lunchbox.records import game_names
 from shared_rules import games
 
 

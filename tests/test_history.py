@@ -9,8 +9,9 @@ import pytest
 import test_pull
 from test_pull import play
 
-from lunchbox import cli, gamerec, replay_cmd, stats
-from lunchbox import db as dbmod
+from lunchbox import cli
+from lunchbox.records import db as dbmod
+from lunchbox.records import gamerec, replay_cmd, stats
 from shared_rules import games
 
 T0 = 1767225600
@@ -216,7 +217,7 @@ def test_csv_and_json_follow_the_documented_versioned_schema(filled, capsys):
     import re
     from pathlib import Path
 
-    from lunchbox import export
+    from lunchbox.records import export
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text()
     part = doc[doc.index("**CSV and JSON, schema version"):doc.index("**The BG Stats file**")]

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import cli, doctor, fileset, sync
+from lunchbox import cli
+from lunchbox.device import doctor, fileset, sync
 from lunchbox.errors import LunchboxError
 
 # One worker runs the whole file (make test's --dist loadgroup), so the totals at its end see
@@ -709,7 +710,7 @@ def _records_db(path):
     import linkloop
     import test_pull
 
-    from lunchbox import db as dbmod
+    from lunchbox.records import db as dbmod
 
     with dbmod.Database(path) as db:
         board = linkloop.Board(uid=b"\x0c" * 8)
@@ -756,7 +757,7 @@ def _lunchbox_env(argv, cwd, env):
 
 
 def dbmod_env():
-    from lunchbox import db as dbmod
+    from lunchbox.records import db as dbmod
 
     return dbmod.DB_ENV
 
@@ -985,7 +986,8 @@ import sys
 sys.path[:0] = [{tests!r}, {portable!r}]
 sys.path.append({firmware!r})
 import test_pull
-from lunchbox import cli, pull
+from lunchbox import cli
+from lunchbox.records import pull
 board = test_pull.board_with_games(30)
 pull.data_ports = lambda port, sim: ["/dev/lunchbox"]
 pull.open_link = lambda device: board.link()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import sim_hw
 from lunchbox.errors import LunchboxError
-from lunchbox.sim_script import compile_script
+from lunchbox.sim import hw as sim_hw
+from lunchbox.sim.script import compile_script
 
 
 def refused(r, *words):
@@ -166,7 +166,7 @@ def test_window_and_terminal_modes_stop_on_sigterm(tmp_path, mode, run_lunchbox)
 
 
 def test_script_length_is_bounded():
-    from lunchbox.sim_script import MAX_SCRIPT_MS
+    from lunchbox.sim.script import MAX_SCRIPT_MS
 
     t = compile_script("wait:600000 wait:600000 wait:500000")
     assert t[-1][0] <= MAX_SCRIPT_MS + 1000
@@ -235,7 +235,7 @@ def test_garbage_in_the_sim_link_file(tmp_path, run_lunchbox):
 
 def test_the_sim_link_file_is_written_aside_under_a_unique_name(tmp_path, monkeypatch):
     # the user's own "sim-link.tmp" (or a second simulator's temporary) is never overwritten
-    from lunchbox import link as hostlink
+    from lunchbox.records import link as hostlink
 
     monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(tmp_path / "sim-link"))
     (tmp_path / "sim-link.tmp").write_bytes(b"the user's own file\n")

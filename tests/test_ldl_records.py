@@ -130,7 +130,7 @@ def write_names(nvm_path, names):
     """Names as a host pushes them (the link's SET_SETTINGS stores these bytes)."""
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
-    from lunchbox import sim_hw
+    from lunchbox.sim import hw as sim_hw
 
     Store(sim_hw.FileNvm(nvm_path)).save_settings(AppSettings(names=names).to_bytes())
 
@@ -158,8 +158,9 @@ def shown_name(name):
 ])
 def test_each_game_of_a_match_has_its_own_record(tmp_path, capsys, computer, level, typed,
                                                  target, names, seed):
-    from lunchbox import cli, gamerec
-    from lunchbox import db as dbmod
+    from lunchbox import cli
+    from lunchbox.records import db as dbmod
+    from lunchbox.records import gamerec
     from shared_rules import games
 
     nvm = str(tmp_path / "nvm.bin")
@@ -236,8 +237,8 @@ def test_the_automa_is_named_on_the_board_itself(tmp_path):
     seats "P1" (the person, as Settings has it) and "Automa"."""
     from companion.core import records
     from companion.core.store import Store
-    from lunchbox import sim_hw
     from lunchbox.sim import Simulator
+    from lunchbox.sim import hw as sim_hw
 
     nvm = str(tmp_path / "nvm.bin")
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -289,7 +290,7 @@ OLD_GAME_5 = bytes.fromhex(
 
 def test_records_kept_before_the_device_named_its_seats_read_right():
     from companion.core import records
-    from lunchbox import gamerec
+    from lunchbox.records import gamerec
     from shared_rules import games
 
     for payload in (OLD_GAME_1, OLD_GAME_5):

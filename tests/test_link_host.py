@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from companion.core import link as dev
 from companion.core.appsettings import AppSettings
-from lunchbox import link as hostlink
-from lunchbox import linkproto as lp
+from lunchbox.records import link as hostlink
+from lunchbox.records import linkproto as lp
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -190,7 +190,7 @@ def test_not_a_lunchbox():
 
 
 def test_which_ports(tmp_path, monkeypatch):
-    from lunchbox import ports
+    from lunchbox.device import ports
 
     assert hostlink.data_ports("/dev/ttyX") == ["/dev/ttyX"]
     monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(tmp_path / "sim-link"))

@@ -1,5 +1,6 @@
-"""lunchbox.mpycross against a fake mpy-cross (a script that answers --version as the real one
-does and writes a .mpy with CircuitPython's 'C' header), and a real folder as the drive."""
+"""lunchbox.device.mpycross against a fake mpy-cross (a script that answers --version as the
+real one does and writes a .mpy with CircuitPython's 'C' header), and a real folder as the
+drive."""
 
 import errno
 import io
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import drives, fileset, mpycross, mpycross_get, sync, sync_command
+from lunchbox.device import drives, fileset, mpycross, mpycross_get, sync, sync_command
 from lunchbox.errors import LunchboxError
 
 FAKE = textwrap.dedent('''\
@@ -153,7 +154,7 @@ def test_sync_ships_mpy_with_mpy_cross_and_py_again_without(tmp_path, fake_drive
     back and removes the .mpy files it had shipped."""
     import io
 
-    from lunchbox import drives, sync_command
+    from lunchbox.device import drives, sync_command
 
     d = fake_drives.circuitpy(boot=fake_drives.boot_out("10.0.3", "2025-09-18"))
     drive = drives.Drive(d)
@@ -172,7 +173,7 @@ def test_sync_ships_mpy_with_mpy_cross_and_py_again_without(tmp_path, fake_drive
 def test_sync_refuses_an_mpy_cross_of_another_major_version(tmp_path, fake_drives):
     import io
 
-    from lunchbox import drives, sync_command
+    from lunchbox.device import drives, sync_command
     from lunchbox.errors import LunchboxError
 
     d = fake_drives.circuitpy(boot=fake_drives.boot_out("9.2.1", "2024-11-20"))

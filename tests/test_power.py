@@ -11,7 +11,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator  # after the SDL settings
-from lunchbox.sim_inspect import walk
+from lunchbox.sim.inspect import walk
 
 SETTINGS = "prev ok "  # Settings is the main menu's last row
 DIM_ROW, OFF_ROW = 5, 6  # Settings rows: ... Lunch cards, Dim screen, Screen off, About
@@ -185,7 +185,7 @@ def test_a_new_game_does_not_replace_another_save_when_the_screen_goes_off(tmp_p
 def saved(nvm):
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     return AppSettings.from_bytes(Store(FileNvm(nvm)).load_settings())
 
@@ -372,7 +372,7 @@ def test_sim_battery_on_the_command_line(tmp_path):
 
 
 def test_sim_battery_is_refused_for_a_build_that_cannot_read_it(tmp_path):
-    from lunchbox import profiles
+    from lunchbox.hardware import profiles
 
     text = (profiles.PROFILES_DIR / "pico-display-pack.toml").read_text()
     mine = tmp_path / "no-gauge.toml"

@@ -12,7 +12,7 @@ import pytest
 from test_firmware_core import DISPLAY_PACK, SSD1306  # the rendered profiles
 from test_firmware_hwpico import Pin, fake_modules
 
-from lunchbox import pins, profiles
+from lunchbox.hardware import pins, profiles
 
 SITE = Path(pytest.__file__).resolve().parent.parent
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from companion.core import settings as device_settings
-from lunchbox import pins, profiles
 from lunchbox.errors import LunchboxError
+from lunchbox.hardware import pins, profiles
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_IDS = ["pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
@@ -338,7 +338,7 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
     # What sync writes (the rendered keys below the user's own lines), read back the way the
     # device reads it (companion.core.settings: parse_toml, as the simulator does, then read),
     # must give back every value of the profile.
-    from lunchbox import fileset
+    from lunchbox.device import fileset
 
     profile = profiles.load_profile(pid)
     text = fileset.merge_settings('CIRCUITPY_WIFI_SSID = "home" # mine\n'

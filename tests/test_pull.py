@@ -14,9 +14,9 @@ import time
 import linkloop
 import pytest
 
-from lunchbox import db as dbmod
-from lunchbox import link as hostlink
-from lunchbox import pull
+from lunchbox.records import db as dbmod
+from lunchbox.records import link as hostlink
+from lunchbox.records import pull
 from shared_rules import games
 
 T0 = 1767225600  # 2026-01-01
@@ -190,7 +190,7 @@ sys.path[:0] = [{tests!r}, {portable!r}]
 sys.path.append({firmware!r})
 import linkloop
 from _flash import FlashNVM
-from lunchbox import db as dbmod, link as hostlink, pull
+from lunchbox.records import db as dbmod, link as hostlink, pull
 board = linkloop.Board(nvm=FlashNVM(data=open({nvm!r}, "rb").read()))
 class Slow(linkloop.Stream):
     def read(self, n):
@@ -251,7 +251,7 @@ def test_the_command_pulls_every_board_and_reports_one_that_fails(tmp_path, monk
 
 def test_host_and_board_agree_on_the_record_kinds():
     from companion.core import store
-    from lunchbox import gamerec
+    from lunchbox.records import gamerec
 
     assert (gamerec.KIND_RECORD, gamerec.KIND_CRASH, gamerec.KIND_GAME) == (
         store.KIND_FINISHED, store.KIND_CRASH, store.KIND_GAME)
@@ -300,7 +300,8 @@ def test_names_and_crash_texts_a_terminal_would_act_on_are_shown_as_question_mar
 
 def test_a_message_quoting_a_device_is_printed_without_its_control_characters(
         monkeypatch, capsys):
-    from lunchbox import cli, linkproto
+    from lunchbox import cli
+    from lunchbox.records import linkproto
 
     def refused(args):
         raise linkproto.parse_error(b"\x05bad \x1b[31mred\x1b[0m\nname")

@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from lunchbox import cli, pull
-from lunchbox import db as dbmod
-from lunchbox import link as hostlink
+from lunchbox import cli
+from lunchbox.records import db as dbmod
+from lunchbox.records import link as hostlink
+from lunchbox.records import pull
 
 
 def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
@@ -21,7 +22,7 @@ def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
     from companion.core import records as envelopes
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
-    from lunchbox import sim_hw
+    from lunchbox.sim import hw as sim_hw
 
     nvm = sim_hw.FileNvm(nvm_path)
     store = Store(nvm)
@@ -37,8 +38,8 @@ class RunningSim:
     """The simulator running headless in a thread, in real time, until ``stop()``."""
 
     def __init__(self, nvm_path):
-        from lunchbox import sim_hw
         from lunchbox.sim import Simulator
+        from lunchbox.sim import hw as sim_hw
 
         self.sim = Simulator("pico-display-pack", nvm_path=nvm_path, mode="headless",
                              link=True)
@@ -183,7 +184,7 @@ def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
     from companion.keeping import keep_record
-    from lunchbox import linkproto as lp
+    from lunchbox.records import linkproto as lp
 
     sim = simulate("pico-display-pack", None, nvm, link=True)
     sim.hw.uid = hostlink.sim_uid(nvm)

@@ -4,9 +4,9 @@ again by the board (tests/test_pull_sim.py pushes to the simulated board end to 
 import linkloop
 import pytest
 
-from lunchbox import linkproto as lp
-from lunchbox import push
 from lunchbox.errors import UsageError
+from lunchbox.records import linkproto as lp
+from lunchbox.records import push
 
 
 def settings_of(raw):

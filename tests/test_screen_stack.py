@@ -3,7 +3,7 @@
 CircuitPython's displayio refuses to put a layer into a group while it is in one, even back
 into the slot it holds (shared-module/displayio/Group.c: set/insert/append call _add_layer
 first), and a display's root slot counts as a group (display_core.c). The simulator enforces
-that (host/lunchbox/sim_strict.py); these tests check the rules themselves, the app's screen
+that (host/lunchbox/sim/strict.py); these tests check the rules themselves, the app's screen
 stack (firmware/companion/app.py), and every way a game ends through the buttons: a Let's Do
 Lunch match, and the Game over dialog of each table scoreboard, with New game, Menu and Back,
 on both displays."""
@@ -21,8 +21,8 @@ import test_battle_score_screens as battle_t
 import test_days_score_screens as days_t
 from lets_do_lunch_presses import BACK, NEXT, OK, Box, Player, setup
 
-from lunchbox import sim_strict
 from lunchbox.sim import setup_environment
+from lunchbox.sim import strict as sim_strict
 from shared_rules.aqua_brunch.score import CHOICE, AquaScore
 from shared_rules.space_battle.race import BattleRace
 from shared_rules.space_days.score import DaysScore
@@ -34,7 +34,7 @@ IN_GROUP = "Layer already in a group"
 def dio():
     """displayio made strict, as every simulated display makes it."""
     setup_environment("headless")
-    from lunchbox import sim_hw
+    from lunchbox.sim import hw as sim_hw
 
     sim_hw.make_display_class()
     import displayio
@@ -45,7 +45,7 @@ def dio():
 
 @pytest.fixture
 def display(dio):
-    from lunchbox import sim_hw
+    from lunchbox.sim import hw as sim_hw
 
     dio.release_displays()
     d = sim_hw.make_display_class()(16, 16, lazy=True, auto_refresh=False)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from lunchbox.errors import LunchboxError
-from lunchbox.sim_script import compile_script
-from lunchbox.sim_term import parse_keys, pick_factor, render_lines
+from lunchbox.sim.script import compile_script
+from lunchbox.sim.term import parse_keys, pick_factor, render_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -235,7 +235,7 @@ def test_data_channel_pty(simulate, nvm):
     sim = simulate("pico-display-pack", None, nvm, link=True)
     host = os.open(sim.link.path, os.O_RDWR | os.O_NOCTTY)
     try:
-        from lunchbox import linkproto as lp
+        from lunchbox.records import linkproto as lp
 
         os.write(host, lp.encode(lp.HELLO, 1) + lp.encode(lp.GAME, 2) + lp.encode(lp.LIST, 3,
                                                                                  bytes(4)))

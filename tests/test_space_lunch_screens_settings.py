@@ -91,7 +91,7 @@ def clean(sim):
 def saved(nvm):
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     return AppSettings.from_bytes(Store(FileNvm(nvm)).load_settings())
 
@@ -153,7 +153,7 @@ def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path, d
 
 def test_older_and_corrupt_settings_bytes(profile, tmp_path):
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     # settings written before the two switches: 60%, LEDs off, names; they read as the
     # defaults for the switches, everything else kept
@@ -177,9 +177,9 @@ def test_older_and_corrupt_settings_bytes(profile, tmp_path):
 def test_lunchbox_push_keeps_the_switches_and_the_board_refuses_bad_flags():
     import linkloop
 
-    from lunchbox import link as hostlink
-    from lunchbox import linkproto as lp
-    from lunchbox import push
+    from lunchbox.records import link as hostlink
+    from lunchbox.records import linkproto as lp
+    from lunchbox.records import push
 
     a = push.appsettings()
     raw = a.AppSettings(70, True, NAMES, hints=False, deal=True).to_bytes()

@@ -1,6 +1,6 @@
-"""The charts of `lunchbox stats --plot` (host/lunchbox/charts.py): the data behind each, the
-bars, labels and ticks matplotlib drew (its artists, not pixels), names in the titles, and the
-PNGs written read back for their size."""
+"""The charts of `lunchbox stats --plot` (host/lunchbox/records/charts.py): the data behind
+each, the bars, labels and ticks matplotlib drew (its artists, not pixels), names in the
+titles, and the PNGs written read back for their size."""
 
 import struct
 import time
@@ -8,8 +8,8 @@ import time
 import pytest
 import test_pull
 
-from lunchbox import charts, gamerec, stats
-from lunchbox.game_names import IDS
+from lunchbox.records import charts, gamerec, stats
+from lunchbox.records.game_names import IDS
 
 T0 = 1767225600
 DAY = 86400

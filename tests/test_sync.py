@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import drives, fileset, sync, sync_command
+from lunchbox.device import drives, fileset, sync, sync_command
 from lunchbox.errors import LunchboxError
 
 PROFILE = {"id": "test", "board": "raspberry_pi_pico", "chip": "RP2040",
@@ -721,7 +721,7 @@ def test_cli_says_what_it_replaced_and_when_up_to_date(tmp_path, capsys, fake_dr
 def test_cut_first_sync_finished_by_plain_sync(tmp_path, real_drive):
     # Unplugged before settings.toml was written: the journal remembers the profile, so the
     # plain `lunchbox sync` doctor suggests finishes the job.
-    from lunchbox import doctor
+    from lunchbox.device import doctor
 
     d = real_drive()
     with pytest.raises(LunchboxError, match="went away"):
@@ -821,7 +821,7 @@ def _unguarded_imports(source, module):
 
 @pytest.mark.parametrize("pid", ["pico-display-pack", "pico-ssd1306-5btn"])
 def test_real_fileset_ships_every_import(pid):
-    from lunchbox import profiles
+    from lunchbox.hardware import profiles
 
     profile = profiles.load_profile(pid)
     files = fileset.build(profile, profiles.render_settings(profile), root=REAL)

@@ -28,7 +28,7 @@ def setup(nvm, clock, deal=True, off=300):
     """Settings as a host would push them: the clock's byte (core/clockset.py)."""
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     Store(FileNvm(nvm)).save_settings(AppSettings(clock=clock, deal=deal, off=off).to_bytes())
 
@@ -36,7 +36,7 @@ def setup(nvm, clock, deal=True, off=300):
 def saved_clock(nvm):
     from companion.core.clock import TurnClock, unwrap
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     g = Store(FileNvm(nvm)).load_game()
     state = unwrap(g[1])[0] if g else None
@@ -151,7 +151,7 @@ def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monke
     for name in ("companion.clock", "companion.core.clock", "companion.core.clockset"):
         assert name not in sys.modules, name
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     g = Store(FileNvm(nvm)).load_game()
     assert g[1][0] == 1  # the save is the bare record, as before the clock
@@ -166,8 +166,9 @@ def test_history_stats_and_exports_over_timed_and_untimed_records(tmp_path, caps
 
     from companion.core import records
     from companion.core.clock import timed
-    from lunchbox import cli, gamerec
-    from lunchbox import db as dbmod
+    from lunchbox import cli
+    from lunchbox.records import db as dbmod
+    from lunchbox.records import gamerec
     from shared_rules import games
 
     def play(game_id, *params, seed):

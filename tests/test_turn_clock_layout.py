@@ -14,7 +14,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from lunchbox.sim import Simulator
-from lunchbox.sim_inspect import walk
+from lunchbox.sim.inspect import walk
 
 LONG_NAMES = ["MARGARET", "BARTHOLO", "CHRISTIN", "DOMINIKA", "EMMANUEL", "FREDERIK",
               "GUINEVER"]  # 8 letters: the most a name has
@@ -94,7 +94,7 @@ def test_the_clock_covers_nothing_and_cuts_nothing(game, start, words, profile, 
     from companion.core.appsettings import AppSettings
     from companion.core.clockset import COUNT_UP, make_setting
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     nvm = str(tmp_path / "nvm.bin")
     Store(FileNvm(nvm)).save_settings(AppSettings(

@@ -67,7 +67,7 @@ def saved(nvm):
     """``(clock, record)`` of the game saved in the nvm file (core/clock.py)."""
     from companion.core.clock import TurnClock, unwrap
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     g = Store(FileNvm(nvm)).load_game()
     assert g is not None and g[0] == "space_lunch"
@@ -90,7 +90,7 @@ def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
     from companion.core.appsettings import AppSettings
     from companion.core.clock import CHESS
     from companion.core.store import Store
-    from lunchbox.sim_hw import FileNvm
+    from lunchbox.sim.hw import FileNvm
 
     plan = ok_plan(SEED)
     assert plan is not None
@@ -156,7 +156,7 @@ def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
     import test_pull
 
     from lunchbox import cli
-    from lunchbox import db as dbmod
+    from lunchbox.records import db as dbmod
 
     board = linkloop.Board(nvm=FileNvm(nvm))
     db_path = str(tmp_path / "games.db")

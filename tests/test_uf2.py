@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lunchbox import flash, uf2
-from lunchbox.uf2 import UF2Error
+from lunchbox.device import flash, uf2
+from lunchbox.device.uf2 import UF2Error
 
 PAYLOAD = bytes(range(256)) * 300  # 75 KiB: just over the minimum sane size
 

@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from lunchbox import cli, pins, profiles, wiring
+from lunchbox import cli
+from lunchbox.hardware import pins, profiles, wiring
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -14,20 +14,26 @@ from . import __version__
 from .argcheck import not_utf8, plug_closed_streams, utf8
 from .errors import LunchboxError, UsageError, printable, shown
 
-# (name, module, one-line help). One line per command; the module does the rest.
+# (name, module, one-line help). One entry per command; the module does the rest.
 COMMANDS = (
     ("portability", "lunchbox.portability", "check portable code against the Pico's Python"),
-    ("flash", "lunchbox.flash", "install CircuitPython on the Pico through its UF2 bootloader"),
-    ("sync", "lunchbox.sync_command", "copy the firmware, libraries and settings onto CIRCUITPY"),
-    ("doctor", "lunchbox.doctor", "show what is attached and how to fix each problem found"),
-    ("profile", "lunchbox.profile_cmd", "list, check and document hardware profiles"),
+    ("flash", "lunchbox.device.flash",
+     "install CircuitPython on the Pico through its UF2 bootloader"),
+    ("sync", "lunchbox.device.sync_command",
+     "copy the firmware, libraries and settings onto CIRCUITPY"),
+    ("doctor", "lunchbox.device.doctor", "show what is attached and how to fix each problem found"),
+    ("profile", "lunchbox.hardware.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
-    ("pull", "lunchbox.pull", "copy finished games off the Lunchbox into your games database"),
-    ("history", "lunchbox.history", "list the pulled games: date, game, players, winner, score"),
-    ("replay", "lunchbox.replay_cmd", "step through a pulled game, action by action"),
-    ("stats", "lunchbox.stats", "win rates, dice fairness and scores over time (--plot: PNGs)"),
-    ("export", "lunchbox.export", "write the pulled games as CSV, JSON or a BG Stats import"),
-    ("push", "lunchbox.push", "set the board's player names, brightness, LEDs and clock"),
+    ("pull", "lunchbox.records.pull",
+     "copy finished games off the Lunchbox into your games database"),
+    ("history", "lunchbox.records.history",
+     "list the pulled games: date, game, players, winner, score"),
+    ("replay", "lunchbox.records.replay_cmd", "step through a pulled game, action by action"),
+    ("stats", "lunchbox.records.stats",
+     "win rates, dice fairness and scores over time (--plot: PNGs)"),
+    ("export", "lunchbox.records.export",
+     "write the pulled games as CSV, JSON or a BG Stats import"),
+    ("push", "lunchbox.records.push", "set the board's player names, brightness, LEDs and clock"),
 )
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors as the tool's other errors: one line and a fix (its usage

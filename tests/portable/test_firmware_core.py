@@ -19,7 +19,7 @@ from companion.core.buttons import (
 )
 from companion.core.text import fit, wrap
 
-# What lunchbox.profiles.render_settings writes for the two reference builds.
+# What lunchbox.hardware.profiles.render_settings writes for the two reference builds.
 DISPLAY_PACK = """LUNCHBOX_PROFILE = "pico-display-pack"
 LUNCHBOX_BOARD = "raspberry_pi_pico"
 LUNCHBOX_CHIP = "RP2040"

@@ -9,10 +9,10 @@ import os
 import tomllib
 from pathlib import Path
 
+from ..errors import LunchboxError
 from . import pins
-from .errors import LunchboxError
 
-PROFILES_DIR = Path(__file__).resolve().parents[2] / "hardware" / "profiles"
+PROFILES_DIR = Path(__file__).resolve().parents[3] / "hardware" / "profiles"
 
 ROLES = ("prev", "next", "ok", "back", "undo")
 REQUIRED_ROLES = ("prev", "next", "ok", "back")

@@ -11,7 +11,7 @@ import select
 import shutil
 import sys
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 UPPER = "\u2580"  # upper half block: foreground = top pixel, background = bottom pixel
 HELP = "arrows prev/next  Enter OK  Backspace back  u undo  o long-OK  q quit"

@@ -8,7 +8,7 @@ separate, portable implementation; tests check the two agree). docs/records.md d
 import struct
 import zlib
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 SYNC = b"\xa5\x5a"
 HEADER = 6

@@ -8,8 +8,8 @@ import json
 import re
 from pathlib import Path
 
+from ..errors import LunchboxError
 from . import pins, profiles
-from .errors import LunchboxError
 
 HARDWARE_DIR = profiles.PROFILES_DIR.parent
 README = HARDWARE_DIR / "README.md"

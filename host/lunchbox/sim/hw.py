@@ -61,16 +61,16 @@ class SimWatchdog:
 
 def make_display_class():
     """Define the pygame display subclass lazily (importing pygame/displayio is slow). The
-    desktop displayio is made as strict as the board's first (sim_strict): every simulated
+    desktop displayio is made as strict as the board's first (sim/strict.py): every simulated
     display, the ``lunchbox sim`` one and the tests', raises where a Pico would."""
     import pygame
     from blinka_displayio_pygamedisplay import PyGameDisplay
     from busdisplay import BusDisplay
     from displayio._area import Area
 
-    from . import sim_strict
+    from . import strict
 
-    sim_strict.install()
+    strict.install()
 
     class SimDisplay(PyGameDisplay):
         """A PyGameDisplay that draws into an offscreen surface of the real size (for
@@ -191,7 +191,7 @@ def make_display_class():
             return areas
 
         def _release(self):
-            sim_strict.release(self)
+            strict.release(self)
             self._core.release_display_core()  # as BusDisplay._release does
             pygame.display.quit()
 
@@ -442,8 +442,8 @@ def make_supply(profile, percent):
     """The simulated ``hw.supply`` for ``profile`` (an id or a path): a SimSupply on USB power
     (``percent`` None) or at ``percent``, where the profile's build reads its battery; None
     where it cannot, and a --battery for such a profile is refused."""
-    from . import profiles
-    from .errors import LunchboxError
+    from ..errors import LunchboxError
+    from ..hardware import profiles
 
     power = profiles.load_profile(profile).get("power", {})
     if not power.get("battery"):

@@ -9,9 +9,9 @@ the board saw.
 import os
 import sys
 
+from .. import outfile
+from ..errors import LunchboxError, UsageError
 from . import db as dbmod
-from . import outfile
-from .errors import LunchboxError, UsageError
 from .gamerec import match_text
 from .history import add_db, date_text, game_text, score_text, winner_text
 
@@ -72,7 +72,7 @@ class SimScreen:
     step (a saved game is the same bytes as a record: the screen resumes it)."""
 
     def __init__(self, game_id, profile):
-        from .sim import Simulator
+        from ..sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=None, mode="headless")
         # the game opens over this App, not in a fresh VM (companion/launch.py: an App built

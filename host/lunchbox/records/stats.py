@@ -17,8 +17,9 @@ import math
 import os
 import time
 
-from . import charts, outfile
-from .errors import LunchboxError, UsageError
+from .. import outfile
+from ..errors import LunchboxError, UsageError
+from . import charts
 from .game_names import name as game_name
 from .game_names import order as game_order
 from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times

@@ -22,7 +22,7 @@ import secrets
 import stat
 import time
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 MANIFEST = ".lunchbox-manifest.json"
 PENDING = ".lunchbox-pending.json"

@@ -13,8 +13,9 @@ import os
 import sys
 import time
 
-from . import bgstats, outfile
-from .errors import LunchboxError, UsageError
+from .. import outfile
+from ..errors import LunchboxError, UsageError
+from . import bgstats
 from .gamerec import times
 from .history import add_filters, game_text, selected
 

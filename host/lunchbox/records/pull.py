@@ -12,9 +12,9 @@ does not block the others.
 import sys
 import time
 
+from ..errors import LunchboxError, printable, shown
 from . import db as dbmod
 from . import gamerec
-from .errors import LunchboxError, printable, shown
 from .link import LinkError, data_ports, open_link
 
 BATCH = 25

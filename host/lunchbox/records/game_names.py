@@ -12,9 +12,9 @@ Battle list, "New scoring" on the Space Days list. Every row of the registry
 import sys
 from pathlib import Path
 
-from .errors import UsageError
+from ..errors import UsageError
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[3] / "firmware"
 
 
 def firmware_path():

@@ -2,8 +2,8 @@
 
 import sys
 
+from ..errors import LunchboxError
 from . import pins, profiles, wiring
-from .errors import LunchboxError
 
 
 def register(parser):

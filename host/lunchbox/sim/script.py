@@ -15,7 +15,7 @@ Each press holds the button 60 ms and leaves 100 ms before the next word, so the
 sees exactly what a person pressing buttons would produce.
 """
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 ALIASES = {
     "prev": "prev", "up": "prev", "left": "prev",

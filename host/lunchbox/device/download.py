@@ -13,7 +13,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 CIRCUITPYTHON_VERSION = "10.0.0"
 _BASE = "https://downloads.circuitpython.org/bin/{board}/en_US/adafruit-circuitpython-{board}-en_US-{version}.uf2"
@@ -70,7 +70,7 @@ def pinned(board, table=None):
             "the pinned CircuitPython {} for {} has no verified SHA-256 yet, so it will not "
             "be downloaded".format(CIRCUITPYTHON_VERSION, board),
             hint="download {} yourself and run `lunchbox flash --uf2 FILE` (or fill its "
-                 "digest in lunchbox/download.py's PINNED table, see "
+                 "digest in lunchbox/device/download.py's PINNED table, see "
                  "docs/host-tool.md)".format(url))
     return url, digest.lower()
 

@@ -5,8 +5,8 @@ player and board. The filters and the words for a row are shared by
 
 import time
 
+from ..errors import LunchboxError, shown
 from . import db as dbmod
-from .errors import LunchboxError, shown
 from .game_names import NAMES, about, lookup, name
 from .gamerec import clock_text, match_text, times, variant
 

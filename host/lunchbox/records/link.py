@@ -10,8 +10,8 @@ import os
 import time
 from pathlib import Path
 
+from ..errors import LunchboxError
 from . import linkproto as lp
-from .errors import LunchboxError
 
 SIM_LINK_ENV = "LUNCHBOX_SIM_LINK"
 
@@ -246,7 +246,7 @@ def data_ports(port=None, sim=False, list_ports=None):
             raise LinkError("no simulator is running (no path to one in {})".format(f),
                             "start one in another terminal: lunchbox sim")
         return [path]
-    from . import ports
+    from ..device import ports
 
     found = (list_ports or ports.list_ports)()
     data = [p.device for p in found if p.role == ports.DATA]

@@ -9,8 +9,8 @@ well-formed block says, so a wrong-family or truncated file is refused here, bef
 import re
 import struct
 
+from ..errors import LunchboxError
 from .drives import version_tuple
-from .errors import LunchboxError
 
 BLOCK = 512
 MAGIC_START0 = 0x0A324655

@@ -19,8 +19,8 @@ import shutil
 import stat
 import tempfile
 
+from ..errors import LunchboxError
 from . import download
-from .errors import LunchboxError
 
 ADAFRUIT = "https://adafruit-circuit-python.s3.amazonaws.com/bin/mpy-cross/"
 BASE = ADAFRUIT  # where the builds are fetched from (the tests point it at a local server)

@@ -15,9 +15,10 @@ import stat
 import sys
 import time
 
-from . import download, drives, pins, ports, profiles, uf2
-from .errors import LunchboxError
-from .progress import Bar
+from ..errors import LunchboxError
+from ..hardware import pins, profiles
+from ..progress import Bar
+from . import download, drives, ports, uf2
 
 TOUCH_WAIT = 6.0  # the 1200-baud touch usually shows the drive within 2-3 s
 BOOTLOADER_TIMEOUT = 30.0

@@ -14,10 +14,10 @@ import importlib.util
 import os
 from pathlib import Path
 
-from .errors import LunchboxError
-from .profiles import HEAP_START_KEY
+from ..errors import LunchboxError
+from ..hardware.profiles import HEAP_START_KEY
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 # The CircuitPython libraries the firmware imports, by when they are needed. The one list to
 # edit when the firmware starts importing another library.

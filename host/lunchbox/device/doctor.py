@@ -3,8 +3,9 @@
 import os
 import sys
 
-from . import drives, fileset, mpycross, ports, profiles, sync, uf2
-from .errors import LunchboxError
+from ..errors import LunchboxError
+from ..hardware import profiles
+from . import drives, fileset, mpycross, ports, sync, uf2
 
 
 class Report:

@@ -24,7 +24,7 @@ import json
 import time
 import uuid
 
-from .errors import UsageError
+from ..errors import UsageError
 from .game_names import about
 from .game_names import name as game_name
 from .people import board_label, is_device_seat, person_key

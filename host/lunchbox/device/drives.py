@@ -13,7 +13,7 @@ import re
 import sys
 import time
 
-from .errors import LunchboxError
+from ..errors import LunchboxError
 
 INFO_UF2 = "INFO_UF2.TXT"
 BOOT_OUT = "boot_out.txt"

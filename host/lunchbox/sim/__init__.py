@@ -14,11 +14,11 @@ import stat
 import sys
 from pathlib import Path
 
-from .errors import LunchboxError
-from .sim_script import HINT as SCRIPT_HINT
-from .sim_script import compile_script, shot_paths
+from ..errors import LunchboxError
+from .script import HINT as SCRIPT_HINT
+from .script import compile_script, shot_paths
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIRMWARE = ROOT / "firmware"
 DEFAULT_PROFILE = "pico-display-pack"
 TICK_MS = 10
@@ -51,7 +51,7 @@ def register(parser):
                         help="open the data channel pty in headless mode too")
     parser.add_argument("--readme-shots", metavar="DIR",
                         help="write the README screenshots (menu, Aqua Brunch; both displays)")
-    from .sim_hw import battery_arg
+    from .hw import battery_arg
 
     parser.add_argument("--battery", type=battery_arg, metavar="PERCENT",
                         help="run on a battery at this charge, 0..100 (default: USB power); "
@@ -179,7 +179,7 @@ def run(args):
                             "add --headless --keys \"...\"")
     # Everything the run will write is checked before it starts.
     timeline = compile_script(args.keys)
-    from .sim_hw import make_supply
+    from .hw import make_supply
 
     make_supply(args.profile, args.battery)  # a --battery the profile cannot read: refused
     if args.screenshot:
@@ -215,7 +215,7 @@ def run(args):
         if sim.link is not None:
             print("data channel (like the Pico's CDC2 port): {}".format(sim.link.path),
                   file=sys.stderr)
-            from .link import announce_sim_link
+            from ..records.link import announce_sim_link
 
             announce_sim_link(sim.link.path)  # lunchbox pull/push --sim find it there
         if mode == "headless":
@@ -237,7 +237,7 @@ def run(args):
     finally:
         restore_handlers(previous)
         if sim.link is not None:
-            from .link import forget_sim_link
+            from ..records.link import forget_sim_link
 
             forget_sim_link(sim.link.path)
         sim.close()
@@ -315,14 +315,14 @@ def setup_environment(mode):
     except ImportError as e:
         raise LunchboxError("the simulator needs its libraries: {}".format(e),
                             "pip install -e '.[sim]' (make sim does this)") from None
-    from . import sim_font
+    from . import font
 
-    sim_font.install()  # the built-in font as the device has it: one bitmap of glyph tiles
+    font.install()  # the built-in font as the device has it: one bitmap of glyph tiles
 
 
 def profile_settings(profile):
     """The settings.toml text for a profile, parsed the way the firmware parses it."""
-    from . import profiles
+    from ..hardware import profiles
 
     text = profiles.render_settings(profiles.load_profile(profile))
     from companion.core import settings
@@ -348,7 +348,7 @@ class Simulator:
         from companion import display as displays
         from companion.hwbase import Hardware
 
-        from . import sim_hw
+        from . import hw as sim_hw  # self.hw is the firmware's hw
 
         self.sim_hw = sim_hw
         self.supply = sim_hw.make_supply(profile, battery)  # --battery; None: cannot read it
@@ -383,7 +383,7 @@ class Simulator:
         self.hw = Hardware(self.display, self.buttons, self.clock, self.nvm, self.cfg,
                            pixels=self.pixels, link=self.link, watchdog=self.watchdog,
                            idle=self._idle, supply=self.supply)
-        from .link import sim_uid
+        from ..records.link import sim_uid
 
         self.hw.uid = sim_uid(nvm_path)  # the board id lunchbox pull sees (cpu.uid on a Pico)
         self.timeline = []
@@ -433,7 +433,7 @@ class Simulator:
 
     def run_interactive(self):
         if self.mode == "terminal":
-            from .sim_term import Terminal
+            from .term import Terminal
 
             self.term = Terminal(self)
             with self.term:
@@ -528,7 +528,7 @@ class Simulator:
 
         import pygame
 
-        from . import outfile
+        from .. import outfile
 
         self.driver.render()
         surface = self.driver.surface
@@ -560,12 +560,12 @@ class Simulator:
         return shot
 
     def texts(self):
-        from .sim_inspect import texts
+        from .inspect import texts
 
         return texts(self.display.root)
 
     def layout_problems(self):
-        from .sim_inspect import layout_problems
+        from .inspect import layout_problems
 
         return layout_problems(self.display.root, self.cfg["width"], self.cfg["height"])
 
@@ -628,7 +628,7 @@ def shot_scripts():
     """``(file stem, key script from power-on)`` of every README screenshot: SHOTS, then each
     menu game's descriptor's "shots", each game's script opening its menu row first (found
     by the menu's order, core/catalog.py), so a game added or moved needs no script changed."""
-    from .game_names import firmware_path
+    from ..records.game_names import firmware_path
 
     firmware_path()
     from companion.core.catalog import about, menu_games

@@ -22,8 +22,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..errors import LunchboxError
 from . import mpycross_get
-from .errors import LunchboxError
 
 # CircuitPython runs these by name, as .py only; settings.toml is not Python
 KEEP = ("boot.py", "code.py")

@@ -4,9 +4,11 @@ is in drives, fileset and sync)."""
 import os
 import sys
 
-from . import __version__, drives, fileset, mpycross, profiles, sync
-from .errors import LunchboxError
-from .progress import Bar
+from .. import __version__
+from ..errors import LunchboxError
+from ..hardware import profiles
+from ..progress import Bar
+from . import drives, fileset, mpycross, sync
 
 
 def register(parser):

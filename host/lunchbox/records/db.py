@@ -15,7 +15,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .errors import LunchboxError, printable, shown
+from ..errors import LunchboxError, printable, shown
 
 DB_ENV = "LUNCHBOX_DB"
 SCHEMA_VERSION = 1

@@ -6,7 +6,7 @@ The settings are read off the board, changed, checked with the board's own rules
 checks them again before it saves them, so a bad value is refused on both sides.
 """
 
-from .errors import UsageError
+from ..errors import UsageError
 from .gamerec import device_records
 from .link import data_ports, open_link
 
