@@ -412,14 +412,12 @@ def boot(kind):
 
 def start():
     from companion.app import App
+    from companion.main import open_store  # code.py imports main: its code is on the heap
     from companion.menu import start as home
-    from companion.core.store import Store
-
-    import companion.main  # noqa: F401 - code.py imports it: its code is on the heap
 
     S["app"] = None
     gc.collect()
-    store = Store(S["hw"].nvm)
+    store = open_store(S["hw"].nvm)
     S["app"] = App(S["hw"], store, home, notice=store.status)
 
 

@@ -97,8 +97,6 @@ FLOWS = [
     {
         # Let's Do Lunch against Hard, the device's dice: a few turns of each side
         "flow": "lets_do_lunch device dice",
-        # the board opens each game in a VM of its own: bench/cp_heap.py measures that
-        "known_over": "one VM here, the menu beside the game (docs/firmware.md)",
         "steps": [
             ("main menu", "", "MainMenu"),
             ("board", "next ok ok", "PlayScreen"),

@@ -142,3 +142,6 @@ class _StoreStub:
 
     def records(self, acked=False):
         return []
+
+    def waiting(self):
+        return 0

@@ -92,7 +92,7 @@ class _Display:
         gives), or OFF: nothing drawn (a black screen even where the panel cannot dim), the
         backlight at 0, and an SSD1306 in its sleep mode (adafruit_displayio_ssd1306 sends
         0xAE: under 10 uA). The caller refreshes after it. The simulator shows the state
-        (sim_hw.SimDisplay.show_power)."""
+        (lunchbox.sim.hw.SimDisplay.show_power)."""
         was = self.power
         self.power = state
         driver = self.driver

@@ -47,8 +47,8 @@ class Relaunch(BaseException):
 
 class NullWatchdog:
     """A watchdog that never resets: for a Hardware made without one (tests, benches). The
-    device has hwpico.Watchdog (RESET mode, 8 s) and the simulator sim_hw.SimWatchdog, which
-    resets the simulated board when it is not fed."""
+    device has picoparts.Watchdog (RESET mode, 8 s) and the simulator
+    lunchbox.sim.hw.SimWatchdog, which resets the simulated board when it is not fed."""
 
     def __init__(self):
         self.timeout = None

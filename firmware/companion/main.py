@@ -12,11 +12,7 @@ GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.m
 
 def run(hw, store=None):
     if store is None:
-        from .core.store import Store
-        from .unload import forget
-
-        store = Store(hw.nvm)  # mounting never raises: a bad log becomes store.status
-        forget("companion.core.mount", "companion.core.nvmscan")  # once a VM: not kept
+        store = open_store(hw.nvm)
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
     streak = 0
@@ -59,6 +55,17 @@ def _crashed(hw, store, exc, where, record):
         print("crash in", where, type(exc).__name__, exc)
         return
     crashed(hw, store, exc, where, record)
+
+
+def open_store(nvm):
+    """The store on ``nvm``, mounted (mounting never raises: a bad log becomes
+    ``store.status``); the mount's code is read once a VM and let go."""
+    from .core.store import Store
+    from .unload import forget
+
+    store = Store(nvm)
+    forget("companion.core.mount", "companion.core.nvmscan")
+    return store
 
 
 def _first_screens(hw, streak):

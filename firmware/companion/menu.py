@@ -11,10 +11,15 @@ from .screens import ConfirmDialog, ListScreen
 
 
 def start(app, resume):
-    """The app's first screens: the main menu, and the resume prompt over it."""
+    """The app's first screens: the main menu, and the resume prompt over it. Both read the
+    games' descriptors; then the catalog and the registry go (on the board, ~2.4 KB of heap;
+    opening a game imports them again)."""
+    from .unload import forget
+
     app.push(MainMenu(app))
     if resume:
         resume_prompt(app)
+    forget("companion.core.catalog", "shared_rules.registry")
 
 
 def resume_prompt(app):
@@ -33,7 +38,6 @@ def resume_prompt(app):
 
     row = about(game_id)
     name = row["name"] if row else game_id
-    _forget_catalog()
 
     def yes():
         from .loader import open_game  # (on the board: into the game's own VM)
@@ -50,14 +54,6 @@ def resume_prompt(app):
     app.push(ConfirmDialog(app, "Resume game?", name, yes, no, "Resume", "Discard", later))
 
 
-def _forget_catalog():
-    """The menu has read its rows: on the board the catalog and the registry go (~2.4 KB of
-    heap); opening a game imports them again."""
-    from .unload import forget
-
-    forget("companion.core.catalog", "shared_rules.registry")
-
-
 class MainMenu(ListScreen):
     title = "Lunchbox"
 
@@ -72,7 +68,6 @@ class MainMenu(ListScreen):
             for i in range(len(self.games)):
                 if self.games[i][0] == game_id:
                     selected = i
-        _forget_catalog()
         super().__init__(app, selected=selected)
 
     def items(self):

@@ -3,7 +3,7 @@ rows (shared_rules/registry.py) and each game folder's ``about.json``, the game'
 (docs/adding-a-game.md). Read when asked, kept by no one: a descriptor is a few hundred bytes
 of JSON, parsed and dropped, so the menu holds only its labels (as Fruit Jam OS's launcher
 reads each app's metadata.json). The host reads them through this module too
-(lunchbox/game_names.py).
+(lunchbox/records/game_names.py).
 
     about("aqua_score")["name"]      # "Aqua Brunch scoreboard"
     menu_games()                     # [("space_lunch", "Space Lunch"), ...]
