@@ -39,3 +39,14 @@ def test_the_baselines_own_after_rows_give_its_stated_differences():
     assert "pystack" in solo["crash"]
     table = descriptor_compare.markdown(rows, "170852e")
     assert "| aqua_brunch | st7789 | 61104 | 60512 | -592 |" in table
+
+
+def test_the_after_table_in_the_baseline_doc_is_the_after_runs():
+    """bench/descriptor_baseline.md's last table is descriptor_compare's of the recorded
+    hold-0 run (bench/data/descriptor_after.json): the doc says what the data says."""
+    baseline = json.loads(descriptor_compare.BASELINE.read_text())
+    after = json.loads((BENCH / "data" / "descriptor_after.json").read_text())
+    assert all(a["hold"] == 0 and a["complete"] for a in after)
+    rows = descriptor_compare.compare(descriptor_compare.before_rows(baseline), after)
+    table = descriptor_compare.markdown(rows, "now (1459fb7)")
+    assert table in (BENCH / "descriptor_baseline.md").read_text()
