@@ -198,10 +198,10 @@ def test_on_the_board_build_lets_its_setup_code_go(monkeypatch):
     sys.modules["board"].VBUS_SENSE = Pin("GPIO24")
     monkeypatch.setitem(sys.modules, "analogio", types.SimpleNamespace(AnalogIn=Pin))
     import companion
+    from companion import unload
     from companion.hwpico import build
 
-    board = dict(vars(sys.implementation), name="circuitpython")
-    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(**board))
+    monkeypatch.setattr(unload, "UNLOAD", True)  # as on the device
 
     module = weakref.ref(sys.modules["companion.hwpico"])
     hw = build()

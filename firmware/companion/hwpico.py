@@ -11,6 +11,7 @@ import supervisor
 from . import display as displays
 from .hwbase import Hardware
 from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, pin, relaunch
+from .unload import forget
 
 
 def _display(cfg, warm=False):
@@ -95,16 +96,12 @@ def _status_led_off(cfg):
 
 
 def _read_settings(getenv):
-    """The profile from settings.toml; then the parser is unloaded: nothing else on the
-    device needs it, and its code is ~4 KB of heap (bench/firmware_memory.py)."""
-    import sys
-
+    """The profile from settings.toml; then the parser is unloaded (on the device): nothing
+    else needs it, and its code is ~4 KB of heap (bench/firmware_memory.py)."""
     from .core import settings
 
     cfg = settings.read(getenv if getenv is not None else os.getenv)
-    if sys.implementation.name != "cpython":  # a PC process may share the module
-        del sys.modules["companion.core.settings"]
-        del sys.modules["companion.core"].settings
+    forget("companion.core.settings")
     return cfg
 
 
@@ -168,15 +165,6 @@ def build(getenv=None):
     hw.held = held
     hw.relaunch = relaunch
     hw.launched = launched
-    _unload()
+    # this module goes too (code.py holds no name of it): the app never runs its setup code
+    forget(__name__)
     return hw
-
-
-def _unload():
-    """Drop this module (the caller holds no name of it: code.py): its setup code is ~5 KB
-    of heap the app never runs again. Not on a PC, where tests import it again."""
-    import sys
-
-    if sys.implementation.name != "cpython":
-        del sys.modules["companion.hwpico"]
-        del sys.modules["companion"].hwpico
