@@ -48,13 +48,17 @@ def run(hw, store=None):
 
 
 def _crashed(hw, store, exc, where, record):
-    """companion/crash.py, loaded only now: a crash is rare, its screen's code is not kept."""
+    """companion/crash.py, loaded only now and let go after: a crash is rare, its screen's
+    code is not kept beside the app that starts again."""
+    from .unload import forget
+
     try:
         from .crash import crashed
     except (MemoryError, ImportError):  # no room even for that: the app restarts at once
         print("crash in", where, type(exc).__name__, exc)
         return
     crashed(hw, store, exc, where, record)
+    forget("companion.crash")
 
 
 def open_store(nvm):
