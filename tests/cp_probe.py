@@ -6,6 +6,8 @@ where the call is made); companion/display.py, leds.py and hwbase.py carry type 
 their own parameters."""
 
 import busdisplay
+import fourwire
+import i2cdisplaybus
 import microcontroller
 import neopixel
 import nvm
@@ -43,6 +45,15 @@ def driver(d: busdisplay.BusDisplay, st: ST7789) -> None:
     d.root_group = displays.displayio.Group()
     d.brightness = 0.5
     d.refresh()
+
+
+def panel_commands(d: busdisplay.BusDisplay, spi_bus: fourwire.FourWire,
+                   i2c_bus: i2cdisplaybus.I2CDisplayBus) -> None:
+    # display.py MonoDisplay._panel: the SSD1306's sleep and wake, through its display's bus
+    d.bus.send(0xAE, b"")
+    i2c_bus.send(0xAF, b"")
+    # picoparts.panel_wake: the rest of the ST7789's power-on, before the first refresh
+    spi_bus.send(0x11, bytearray(b"\x11\x80\x07")[2:2])
 
 
 def pixels(p: neopixel.NeoPixel) -> None:

@@ -168,6 +168,11 @@ class Run:
                     self.passes.append(p)
         self.error = next((e["why"] for e in events if e["t"] == "error"), None)
         self.done = any(e["t"] == "done" for e in events)
+        end = next((e for e in events if e["t"] == "done"), {})
+        # the panel at the end (lane.js models its power state and datasheet waits): whether
+        # it shows a frame, and every command sent sooner than the datasheet allows, each boot
+        self.panel_shows = end.get("shows")
+        self.panel_faults = end.get("faults", [])
 
     @property
     def crashes(self):

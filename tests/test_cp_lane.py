@@ -72,6 +72,9 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     profile, run = opened
     shot = run.shots["menu"]
     assert shot["path"], "the display controller was never written"
+    # the panel shows what it was sent: out of its sleep with its display on (the ST7789's
+    # power-on is finished at the first refresh: companion/hwpico.py)
+    assert shot["shows"] and shot["faults"] == [], shot
     board = Image.open(shot["path"]).convert("L")
     if "display" in profile:  # the Display Pack's panel is portrait; rotation 270 in settings
         board = board.rotate(-90, expand=True)
@@ -91,6 +94,8 @@ def test_boots_to_the_menu_and_opens_each_game(opened):
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.crashes == [], run.crashes
     assert run.passes and run.passes[0].top == "MainMenu"
+    # every command reached the panel no sooner than its datasheet allows, in every VM
+    assert run.panel_shows and run.panel_faults == [], run.panel_faults
     want = []
     for _keys, top in OPEN_EACH:
         want += [("open", top), ("menu", "MainMenu")]

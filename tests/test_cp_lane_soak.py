@@ -52,6 +52,7 @@ def test_flow_keeps_the_margin(flow, profile, tmp_path):
     assert r.run.error is None, (r.run.error, r.run.transcript())
     assert [row["top"] for row in r.rows] == [row["want"] for row in r.rows], r.rows
     assert r.complete
+    assert r.run.panel_shows and r.run.panel_faults == [], r.run.panel_faults
     was = [row["free"] for row in RECORDED[(flow["flow"], profile)]["rows"]]
     now = [row["free"] for row in r.rows]
     # (None: a step with no pass of its own, a press the screen ignores)

@@ -46,6 +46,37 @@ class FakeBusDisplay(FakeDriver):
         self.init_sequence = init_sequence
 
 
+class FakeFourWire(tuple):
+    """fourwire.FourWire with the real signature (CircuitPython 10 shared-bindings: reset is
+    a keyword, None if unwired); what is sent through it (``send``) is kept in calls["sent"]
+    with the fake clock's time."""
+
+    def __new__(cls, spi, *, command, chip_select, reset=None):
+        return super().__new__(cls, ("FourWire", spi, command, chip_select) + (
+            (("reset", reset),) if reset else ()))
+
+    def send(self, command, data):
+        calls.setdefault("sent", []).append((command, bytes(data), clock[0]))
+
+
+class FakeI2CDisplayBus(FakeFourWire):
+    """i2cdisplaybus.I2CDisplayBus: its signature, and what is sent through it."""
+
+    def __new__(cls, i2c, *, device_address, reset=None):
+        return tuple.__new__(cls, ("I2C bus", i2c, device_address) + (
+            (("reset", reset),) if reset else ()))
+
+
+clock = [0]  # the fake supervisor.ticks_ms; picoparts' sleeps move it on (_sleeps)
+
+
+def _sleeps(monkeypatch):
+    """picoparts' time.sleep moves the fake clock on instead of sleeping (its module only:
+    other threads of the test run sleep for real)."""
+    monkeypatch.setattr(sys.modules["companion.picoparts"], "time", types.SimpleNamespace(
+        sleep=lambda s: clock.__setitem__(0, clock[0] + round(s * 1000))))
+
+
 class FakeEvent:
     def __init__(self):
         self.key_number = 0
@@ -105,17 +136,15 @@ def fake_modules(monkeypatch, settings_text):
 
     micro.watchdog = WD()
     supervisor = types.ModuleType("supervisor")
-    supervisor.ticks_ms = lambda: 1234
+    supervisor.ticks_ms = lambda: clock[0]
+    clock[0] = 1234
     busio = types.ModuleType("busio")
     busio.SPI = lambda sck, MOSI: ("SPI", sck, MOSI)
     busio.I2C = lambda scl, sda, frequency: ("I2C", scl, sda, frequency)
     fourwire = types.ModuleType("fourwire")
-    # the real signatures (CircuitPython 10 shared-bindings): reset is a keyword, None if unwired
-    fourwire.FourWire = lambda spi, *, command, chip_select, reset=None: (
-        "FourWire", spi, command, chip_select) + ((("reset", reset),) if reset else ())
+    fourwire.FourWire = FakeFourWire
     i2cbus = types.ModuleType("i2cdisplaybus")
-    i2cbus.I2CDisplayBus = lambda i2c, *, device_address, reset=None: (
-        "I2C bus", i2c, device_address) + ((("reset", reset),) if reset else ())
+    i2cbus.I2CDisplayBus = FakeI2CDisplayBus
     bd = types.ModuleType("busdisplay")
     bd.BusDisplay = FakeBusDisplay
     ssd = types.ModuleType("adafruit_displayio_ssd1306")
@@ -227,6 +256,60 @@ def test_ssd1306_build_maps_the_fifth_button_to_undo(monkeypatch):
     assert type(hw.display).__name__ == "MonoDisplay"
     assert hw.buttons.ids == [0, 1, 2, 3, 4]
     assert "leds_off" not in calls
+
+
+def _library_ssd1306(monkeypatch, **kw):
+    """What adafruit_displayio_ssd1306.SSD1306 gives BusDisplay: (init sequence, settings)."""
+    monkeypatch.setitem(sys.modules, "busdisplay", types.SimpleNamespace(
+        BusDisplay=FakeBusDisplay))
+    monkeypatch.delitem(sys.modules, "adafruit_displayio_ssd1306", raising=False)
+    import adafruit_displayio_ssd1306
+
+    monkeypatch.delitem(sys.modules, "adafruit_displayio_ssd1306")  # not left for other tests
+    lib = adafruit_displayio_ssd1306.SSD1306(None, **kw)
+    return lib.init_sequence, lib.kw
+
+
+@pytest.mark.parametrize("size", [(128, 64, 0), (128, 64, 180), (128, 32, 0), (64, 128, 90)])
+def test_the_ssd1306_gets_the_library_setup_without_its_waits(monkeypatch, size):
+    """The OLED is set up as adafruit_displayio_ssd1306 sets it up (the same commands and
+    arguments, the same BusDisplay settings: window, colour depth, addressing, brightness
+    command), without the 10 ms BusDisplay waits after each of its 13 commands."""
+    width, height, rotation = size
+    text = SSD1306
+    for key, was, now in (("WIDTH", 128, width), ("HEIGHT", 64, height), ("ROTATION", 0, rotation)):
+        text = text.replace("LUNCHBOX_DISPLAY_{} = {}".format(key, was),
+                            "LUNCHBOX_DISPLAY_{} = {}".format(key, now))
+    fake_modules(monkeypatch, text)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    d = calls["driver"]
+    assert (d.kw["width"], d.kw["height"], d.kw["rotation"]) == size
+    seq, kw = _library_ssd1306(monkeypatch, width=width, height=height, rotation=rotation)
+    ours = _commands(d.init_sequence)
+    assert [(c, a) for c, a, _ms in ours] == [(c, a) for c, a, _ms in _commands(seq)]
+    assert sum(ms for _c, _a, ms in ours) == 0 and sum(ms for *_x, ms in _commands(seq)) == 130
+    assert dict(d.kw, auto_refresh=None) == dict(kw, auto_refresh=None)
+    assert type(hw.display).__name__ == "MonoDisplay"
+
+
+def test_the_oled_sleeps_while_the_screen_is_off(monkeypatch):
+    """Screen off: the SSD1306's sleep mode (0xAE, as the library's sleep() sends it); the
+    press that wakes it sends 0xAF before the screen is drawn again. Dim sends neither."""
+    from companion.core.power import AWAKE, DIM, OFF
+
+    fake_modules(monkeypatch, SSD1306)
+    from companion import hwpico
+
+    d = hwpico.build().display
+    d.set_power(DIM, 50)
+    assert "sent" not in calls
+    d.set_power(OFF, 50)
+    assert [c for c, _a, _t in calls["sent"]] == [0xAE]
+    d.set_power(AWAKE, 50)
+    assert [c for c, _a, _t in calls["sent"]] == [0xAE, 0xAF]
+    assert d.root.hidden is False
 
 
 def test_a_pin_the_board_lacks_is_named(monkeypatch):
@@ -383,16 +466,29 @@ def _modes(cmds):
     return {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
 
 
-def _datasheet_power_on(seq, monkeypatch):
-    """A power-on sequence: adafruit_st7789's commands and arguments, in its order, with the
-    ST7789V datasheet's waits (120 ms after SWRESET before SLPOUT, 5 ms after SLPOUT) instead
-    of its 1.2 s of delays."""
-    got = _commands(seq)
+def _datasheet_power_on(hw, monkeypatch):
+    """A power-on: BusDisplay sends SWRESET alone, without a wait; the display's first
+    refresh sends the rest first: SLPOUT no sooner than the datasheet's 120 ms after the
+    reset (the time the app and the menu take to build pass first), then the modes
+    adafruit_st7789's sequence leaves the panel in, without its 1.2 s of delays."""
+    _sleeps(monkeypatch)
+    built = clock[0]
+    driver = calls["driver"]
+    got = _commands(driver.init_sequence)
+    assert got == [(0x01, b"", 0)]  # SWRESET, no wait
     lib = _commands(_library_sequence(monkeypatch))
-    assert [(c, a) for c, a, _ms in got] == [(c, a) for c, a, _ms in lib]
-    waits = {c: ms for c, _a, ms in got}
-    assert waits[0x01] >= 120 and waits[0x11] >= 5
-    assert sum(ms for _c, _a, ms in got) <= 300 < sum(ms for _c, _a, ms in lib)
+    assert "sent" not in calls  # nothing before the first refresh
+    clock[0] += 40  # the app built in 40 ms: the refresh waits the rest of the 120
+    hw.display.refresh()
+    sent = calls["sent"]
+    assert [c for c, _a, _t in sent] == [0x11, 0x3A, 0x36, 0x21, 0x13, 0x29]
+    # SLPOUT's waits, with 2 ms for the board's sleeps ending up to a tick early
+    assert sent[0][2] - built >= 122 and sent[1][2] - sent[0][2] >= 7
+    assert sum(ms for _c, _a, ms in lib) >= 1000 and clock[0] - built <= 132
+    assert {c: a for c, a, _t in sent} == _modes(lib)
+    assert driver.refreshes == 1
+    hw.display.refresh()  # once only
+    assert len(calls["sent"]) == 6 and driver.refreshes == 2
     return True
 
 
@@ -403,8 +499,23 @@ def test_after_a_power_on_the_st7789_gets_the_library_sequence(monkeypatch):
     sup.runtime.run_reason = "startup"
     from companion import hwpico
 
-    assert hwpico.build().launched is None
-    assert _datasheet_power_on(calls["driver"].init_sequence, monkeypatch)
+    hw = hwpico.build()
+    assert hw.launched is None
+    assert _datasheet_power_on(hw, monkeypatch)
+
+
+def test_the_st7789_reset_wait_passes_while_the_app_is_built(monkeypatch):
+    """An app that took longer than 120 ms to build does not wait again before SLPOUT."""
+    fake_modules(monkeypatch, DISPLAY_PACK)
+    from companion import hwpico
+
+    hw = hwpico.build()
+    _sleeps(monkeypatch)
+    built = clock[0]
+    clock[0] += 300
+    hw.display.refresh()
+    assert calls["sent"][0][:2] == (0x11, b"") and calls["sent"][0][2] == built + 300
+    assert clock[0] - built == 300 + 7  # only SLPOUT's 5 ms (and 2 for the board's sleeps)
 
 
 def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
@@ -421,7 +532,7 @@ def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
     assert d.kw["backlight_pin"].name == "GP20" and d.kw["auto_refresh"] is False
     assert d.auto_refresh is False and d.root_group is hw.display.root
     short = _commands(d.init_sequence)
-    assert sum(ms for _c, _a, ms in short) <= 5
+    assert sum(ms for _c, _a, ms in short) <= 7  # SLPOUT's 5 ms, 2 for the board's sleeps
     assert 0x01 not in [c for c, _a, _ms in short]  # no SWRESET: the panel keeps its RAM
     full = _commands(_library_sequence(monkeypatch))
     assert sum(ms for _c, _a, ms in full) >= 1000
@@ -435,5 +546,6 @@ def test_a_wired_reset_line_gets_the_full_sequence_after_a_relaunch(monkeypatch)
     _warm(monkeypatch, DISPLAY_PACK.replace(key, key + "reset=GP21 "))
     from companion import hwpico
 
-    assert hwpico.build().launched == "aqua_brunch"
-    assert _datasheet_power_on(calls["driver"].init_sequence, monkeypatch)
+    hw = hwpico.build()
+    assert hw.launched == "aqua_brunch"
+    assert _datasheet_power_on(hw, monkeypatch)

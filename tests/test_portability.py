@@ -162,11 +162,15 @@ def _import_graph(package_dir, prefix, top_level_only):
     resolved), counting imports inside functions too unless ``top_level_only``."""
     import ast
 
-    graph = {}
-    for path in sorted(package_dir.rglob("*.py")):
+    def name_of(path):
         rel = path.relative_to(package_dir).with_suffix("")
-        parts = [p for p in rel.parts if p != "__init__"]
-        name = ".".join([prefix] + parts)
+        return ".".join([prefix] + [p for p in rel.parts if p != "__init__"])
+
+    paths = sorted(package_dir.rglob("*.py"))
+    known = {name_of(p) for p in paths}
+    graph = {}
+    for path in paths:
+        name = name_of(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         nodes = tree.body if top_level_only else list(ast.walk(tree))
         deps = set()
@@ -180,8 +184,10 @@ def _import_graph(package_dir, prefix, top_level_only):
                     mod = ".".join(base + ([node.module] if node.module else []))
                 else:
                     mod = node.module
-                deps.add(mod)
-                deps.update(mod + "." + a.name for a in node.names)
+                subs = {mod + "." + a.name for a in node.names}
+                # "from . import strict" needs the submodule only: its package is
+                # already loaded as its parent, so that is no edge back to the package
+                deps.update(subs & known if subs <= known else subs | {mod})
         graph[name] = deps
     return {m: {d for d in deps if d in graph and d != m} for m, deps in graph.items()}
 
@@ -216,3 +222,19 @@ def test_no_import_circles():
     firmware = _import_graph(root / "firmware" / "companion", "companion", False)
     assert _cycles(firmware) == []
     assert "companion.menu" not in firmware["companion.app"]
+    host = _import_graph(root / "host" / "lunchbox", "lunchbox", False)
+    assert "lunchbox.sim.strict" in host["lunchbox.sim.hw"]  # the graph sees the host
+    assert _cycles(host) == []
+
+
+def test_the_import_graph_sees_a_circle_through_a_package(tmp_path):
+    """A submodule that imports a name its package's __init__ defines, while the package
+    imports the submodule, is a circle; importing a sibling submodule by name is not."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .a import x\nVALUE = 1\n")
+    (pkg / "a.py").write_text("from . import b\nx = 2\n")
+    (pkg / "b.py").write_text("y = 3\n")
+    assert _cycles(_import_graph(pkg, "pkg", False)) == []
+    (pkg / "b.py").write_text("from . import VALUE\n")
+    assert _cycles(_import_graph(pkg, "pkg", False)) == [["pkg", "pkg.a", "pkg.b", "pkg"]]

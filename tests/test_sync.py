@@ -684,7 +684,8 @@ def test_cli_dry_run(tmp_path, capsys, fake_drives):
                    "pico-ssd1306-5btn", "--dry-run"])
     assert rc == 0
     out = capsys.readouterr().out
-    assert "would write lib/adafruit_displayio_ssd1306.py" in out and "would write code.py" in out
+    assert "would write lib/neopixel.py" in out and "would write code.py" in out
+    assert "adafruit_displayio_ssd1306" not in out  # the firmware sets the OLED up itself
     assert sorted(os.listdir(tmp_path / "CIRCUITPY")) == ["boot_out.txt"]
 
 
@@ -733,7 +734,7 @@ def test_cut_first_sync_finished_by_plain_sync(tmp_path, real_drive):
     assert "firmware: no complete copy on the device" in r.render()
     assert any("did not finish" in p for p, _ in r.problems)
     p = sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO())
-    assert p.writes and "lib/adafruit_displayio_ssd1306.py" in sync.read_manifest(d.path)["files"]
+    assert p.writes and "settings.toml" in sync.read_manifest(d.path)["files"]
     assert sync_command.profile_on_drive(d) == "pico-ssd1306-5btn"
     assert sync_command.sync_once(d, None, out=io.StringIO(), err=io.StringIO()).changes == 0
 

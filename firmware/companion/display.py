@@ -2,7 +2,7 @@
 
 Widgets never hard-code sizes: they ask the display for its character cell, row height and
 colours, so every screen lays out on both the 240x135 colour ST7789 and the 128x64 mono SSD1306.
-The driver object (adafruit_st7789, adafruit_displayio_ssd1306, or the simulator's window) is
+The driver object (busdisplay.BusDisplay, or the simulator's window) is
 made elsewhere and handed in; auto_refresh is turned off here and the app refreshes once per
 handled event, so a half-drawn change is never shown.
 """
@@ -49,7 +49,15 @@ class _Display:
         self.cols = (width - 2 * self.pad) // self.char_w
         self.title_cols = (width - 2 * self.pad) // (GLYPH_W * self.title_scale)
 
+    # the panel's last power-on steps, sent before the first refresh (hwpico: the ST7789's
+    # 120 ms after its reset pass while the app is built)
+    wake = None
+
     def refresh(self):
+        if self.wake is not None:
+            wake = self.wake
+            self.wake = None
+            wake()
         self.driver.refresh()
 
     def redraw(self):
@@ -90,33 +98,27 @@ class _Display:
         # type: (int, int) -> None
         """AWAKE at the user's brightness ``percent``, DIM at 10 % (the least set_brightness
         gives), or OFF: nothing drawn (a black screen even where the panel cannot dim), the
-        backlight at 0, and an SSD1306 in its sleep mode (adafruit_displayio_ssd1306 sends
-        0xAE: under 10 uA). The caller refreshes after it. The simulator shows the state
-        (lunchbox.sim.hw.SimDisplay.show_power)."""
+        backlight at 0, and an SSD1306 in its sleep mode (0xAE: under 10 uA). The caller
+        refreshes after it. The simulator shows the state (its driver's ``show_power``)."""
         was = self.power
         self.power = state
-        driver = self.driver
         if state == 2:  # OFF
             self.root.hidden = True
             self.redraw()  # black, each pixel once
             self._brightness(0)
-            _call(driver, "sleep")
+            self._panel(False)
         else:
             if was == 2:
-                _call(driver, "wake")
+                self._panel(True)
                 self.root.hidden = False
                 self.redraw()  # every pixel is drawn again at the next refresh, once
             self.set_brightness(min(percent, self.DIM_PERCENT) if state == 1 else percent)
-        if state != was:
-            _call(driver, "show_power", state)
+        show = getattr(self.driver, "show_power", None)
+        if state != was and show is not None:
+            show(state)
 
-
-def _call(driver, name, *args):
-    """The driver's method ``name``, where it has one (the SSD1306 driver's sleep and wake,
-    the simulator's show_power)."""
-    fn = getattr(driver, name, None)
-    if fn is not None:
-        fn(*args)
+    def _panel(self, on):
+        """The panel's own sleep mode, where it has one (MonoDisplay)."""
 
 
 class ColorDisplay(_Display):
@@ -157,6 +159,13 @@ class MonoDisplay(_Display):
     ACCENT = 0xFFFFFF
     GOOD = 0xFFFFFF
     BAD = 0xFFFFFF
+
+    def _panel(self, on):
+        # the SSD1306's sleep mode (0xAE: under 10 uA, its RAM kept) and back (0xAF), sent
+        # through the display's bus (the simulator's display has none)
+        send = getattr(getattr(self.driver, "bus", None), "send", None)
+        if send is not None:
+            send(0xAF if on else 0xAE, b"")
 
 
 def make(kind, driver, width, height):

@@ -10,7 +10,7 @@ import supervisor
 
 from . import display as displays
 from .hwbase import Hardware
-from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, pin, relaunch
+from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, panel_wake, pin, relaunch
 from .unload import forget
 
 
@@ -21,25 +21,33 @@ def _display(cfg, warm=False):
     pins = cfg["display_pins"]
     # the panel's RST line, when the profile wires one: the bus pulses it before the init
     reset = pin(pins["reset"]) if "reset" in pins else None
+    wake = None
     if cfg["display"] == "st7789":
-        driver = _st7789(cfg, pins, reset, warm and reset is None)
+        driver, wake = _st7789(cfg, pins, reset, warm and reset is None)
     else:
         driver = _ssd1306(cfg, pins, reset)
-    return displays.make(cfg["display"], driver, cfg["width"], cfg["height"])
+    d = displays.make(cfg["display"], driver, cfg["width"], cfg["height"])
+    d.wake = wake
+    return d
 
 
 # ST7789 init sequences for busdisplay.BusDisplay: command, argument count (| 0x80: a delay
 # follows the arguments), arguments, delay in ms (255: 500 ms); a command without a delay is
-# followed by 10 ms. After power-on or a reset: adafruit_st7789's commands (bgr, invert) with
-# the ST7789V datasheet's waits instead of its 1.2 s of delays: 120 ms after SWRESET before
-# SLPOUT (150 here), 5 ms after SLPOUT before the next command (120 here, also the least
-# before a later SLPIN), none after the rest. Power-on to the menu was 4.2 s, the delays most
-# of the Display Pack's extra second over the OLED.
-_ST7789_POWER_ON = (b"\x01\x80\x96" b"\x11\x80\x78" b"\x3a\x81\x55\x0a" b"\x36\x81\x08\x00"
-                    b"\x13\x80\x00" b"\x29\x80\x0a" b"\x36\x81\xc0\x00" b"\x21\x80\x00")
-# A panel already set up is only told the same modes again, without delays (SLPOUT 5 ms, in
-# case): those delays were most of a game's opening in its fresh VM.
-_ST7789_AWAKE = (b"\x11\x80\x05" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
+# followed by 10 ms (shared-module/busdisplay/BusDisplay.c). adafruit_st7789's commands (bgr,
+# invert) with the ST7789V datasheet's waits instead of its 1.2 s of delays: 120 ms after
+# SWRESET before SLPOUT, 5 ms after SLPOUT before the next command, none after the rest
+# (tests/cp/lane.js's panel checks them).
+# After a power-on or a reset, BusDisplay sends SWRESET alone, and the rest (_ST7789_AWAKE)
+# goes before the first refresh (picoparts.panel_wake): the 120 ms pass while the app and
+# the menu are built. Power-on to the menu was 4.2 s with the library's delays.
+# CircuitPython's sleeps count 1/1024 s ticks from a tick already under way, so a wait can
+# end up to ~1.2 ms early (the lane's panel saw SLPOUT's 5 ms last 4.3): each wait asks 2 ms
+# more than the datasheet's least.
+_ST7789_RESET = b"\x01\x80\x00"
+_ST7789_RESET_MS = 122
+# A panel already set up (a VM started by relaunch) is only told the same modes again,
+# without delays (SLPOUT 7 ms, in case): those delays were most of a game's opening.
+_ST7789_AWAKE = (b"\x11\x80\x07" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
                  b"\x13\x80\x00" b"\x29\x80\x00")
 
 
@@ -47,7 +55,8 @@ def _st7789(cfg, pins, reset, awake):
     """``awake``: the panel was set up by the VM before this one (released, not reset: a
     release sends the panel nothing, and no RST line is wired). BusDisplay with the sequence
     itself, not adafruit_st7789.ST7789 (which adds only its sequence), so the menu's VM holds
-    the same heap after a power-on as after a game (the library's code was ~700 B of it)."""
+    the same heap after a power-on as after a game (the library's code was ~700 B of it).
+    Returns the driver and what is left to send before its first refresh (or None)."""
     import busio
     from busdisplay import BusDisplay
     from fourwire import FourWire  # CircuitPython 9+; the drivers need 9+ anyway
@@ -57,14 +66,32 @@ def _st7789(cfg, pins, reset, awake):
     bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset)
     backlight = pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
-    return BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_POWER_ON, width=cfg["width"],
-                      height=cfg["height"], rotation=cfg["rotation"], rowstart=40, colstart=53,
-                      backlight_pin=backlight, auto_refresh=False)
+    driver = BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_RESET, width=cfg["width"],
+                        height=cfg["height"], rotation=cfg["rotation"], rowstart=40,
+                        colstart=53, backlight_pin=backlight, auto_refresh=False)
+    if awake:
+        return driver, None
+    return driver, panel_wake(bus, _ST7789_AWAKE, supervisor.ticks_ms(), _ST7789_RESET_MS)
+
+
+# The SSD1306's set-up for busdisplay.BusDisplay, adafruit_displayio_ssd1306's commands without
+# its waits: BusDisplay follows a command without a delay byte by 10 ms, 130 ms in every VM for
+# these 13; the controller needs none between commands (Adafruit's Arduino driver and
+# MicroPython's send them back to back). Display off, horizontal addressing, contrast, column
+# 127 as segment 0, normal video, COM scan down, mux ratio (height - 1), clock divide,
+# pre-charge, COM pins (0x12; 0x02 for 32 or 16 rows), VCOMH, charge pump on, display on.
+_SSD1306 = (b"\xae\x80\x00" b"\x20\x81\x00\x00" b"\x81\x81\xcf\x00" b"\xa1\x80\x00"
+            b"\xa6\x80\x00" b"\xc8\x80\x00" b"\xa8\x81\x3f\x00" b"\xd5\x81\x80\x00"
+            b"\xd9\x81\xf1\x00" b"\xda\x81\x12\x00" b"\xdb\x81\x40\x00" b"\x8d\x81\x14\x00"
+            b"\xaf\x80\x00")
 
 
 def _ssd1306(cfg, pins, reset):
+    """BusDisplay with the SSD1306's set-up itself, not adafruit_displayio_ssd1306.SSD1306:
+    the same commands and BusDisplay settings without the library's 130 ms of waits and its
+    code in the heap (the screen's sleep and wake are display.MonoDisplay's)."""
     import busio
-    from adafruit_displayio_ssd1306 import SSD1306
+    from busdisplay import BusDisplay
     from i2cdisplaybus import I2CDisplayBus
 
     where = "SDA {} / SCL {}".format(pins["sda"], pins["scl"])
@@ -80,8 +107,19 @@ def _ssd1306(cfg, pins, reset):
         raise ValueError("display: no OLED answers at address 0x{:02x} on {} - check the "
                          "wiring and LUNCHBOX_DISPLAY_ADDRESS ({})".format(
                              cfg["address"], where, e)) from None
-    return SSD1306(bus, width=cfg["width"], height=cfg["height"], rotation=cfg["rotation"],
-                   auto_refresh=False)
+    width, height, rotation = cfg["width"], cfg["height"], cfg["rotation"]
+    rows, cols = (width, height) if rotation % 180 else (height, width)  # the panel's own
+    seq = bytearray(_SSD1306)
+    seq[seq.index(b"\xa8\x81") + 2] = rows - 1  # the mux ratio's argument
+    if rows in (32, 16) and cols != 64:
+        seq[seq.index(b"\xda\x81") + 2] = 0x02  # the COM pins'
+    # a panel narrower than the controller's 128 columns sits in their middle
+    offset = 0 if cols == 128 else (128 - cols) // 2
+    return BusDisplay(bus, seq, width=width, height=height, rotation=rotation,
+                      colstart=offset, rowstart=offset, color_depth=1, grayscale=True,
+                      pixels_in_byte_share_row=False, set_column_command=0x21,
+                      set_row_command=0x22, data_as_commands=True, brightness_command=0x81,
+                      single_byte_bounds=True, auto_refresh=False)
 
 
 def _status_led_off(cfg):

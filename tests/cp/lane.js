@@ -20,7 +20,9 @@
 //
 // stdout: one JSON object a line: {"t":"line","boot":n,"emu":s,"text":...} for every console
 // line, {"t":"boot","boot":n}, {"t":"key","word":...,"emu":s}, {"t":"shot","path":...},
-// {"t":"mark",...}, {"t":"done"} or {"t":"error","why":...}. "emu" is the emulated clock
+// {"t":"mark",...}, {"t":"done","shows":b,"faults":[...]} or {"t":"error","why":...}; a shot
+// and the end say whether the panel shows its frame (awake, display on) and what was sent
+// sooner than the panel's datasheet allows (faults). "emu" is the emulated clock
 // since the chip's last power-on, in seconds (125 MHz nominal cycles).
 //
 // The gaps of the bare emulator closed here: SPI bytes take their time on the wire (8 bits at
@@ -90,15 +92,41 @@ function firstFlash() {
 
 // --- the display controllers, fed from the bus ------------------------------------------
 
-function st7789() {
+// The ST7789's power state, with the ST7789V datasheet's waits (9.1.2 SWRESET, 9.1.11
+// SLPOUT, 9.1.10 SLPIN): after a power-on or SWRESET the panel sleeps with its display off;
+// SLPOUT no sooner than 120 ms after SWRESET, no command within 5 ms of SWRESET or SLPOUT,
+// SLPIN no sooner than 120 ms after SLPOUT. A command sent too soon is a fault (the panel
+// may ignore it on a real board); a frame is shown only once the panel is out of sleep with
+// its display on. `now` is the emulated clock in seconds.
+function st7789(now) {
   const W = 240;
   const H = 320;
   const ram = new Uint16Array(W * H);
   const s = { cmd: -1, args: [], x0: 0, x1: W - 1, y0: 0, y1: H - 1, x: 0, y: 0, hi: -1,
-    bytes: 0, frames: 0, lo: [W, H], hiXY: [0, 0] };
+    bytes: 0, frames: 0, lo: [W, H], hiXY: [0, 0], asleep: true, on: false, faults: [],
+    resetAt: -1, sleptOutAt: -1 };
+  const fault = (why) => { if (s.faults.length < 20) s.faults.push(`${why} at ${now().toFixed(4)} s`); };
+  s.command = (b) => {
+    const t = now();
+    const ms = (since) => (since < 0 ? Infinity : (t - since) * 1000);
+    if (ms(s.resetAt) < 5) fault(`command 0x${b.toString(16)} ${ms(s.resetAt).toFixed(1)} ms after SWRESET`);
+    else if (ms(s.sleptOutAt) < 5) fault(`command 0x${b.toString(16)} ${ms(s.sleptOutAt).toFixed(1)} ms after SLPOUT`);
+    if (b === 0x01) { s.resetAt = t; s.asleep = true; s.on = false; }
+    else if (b === 0x11) {
+      if (ms(s.resetAt) < 120) fault(`SLPOUT ${ms(s.resetAt).toFixed(1)} ms after SWRESET`);
+      if (s.asleep) s.sleptOutAt = t;
+      s.asleep = false;
+    } else if (b === 0x10) {
+      if (ms(s.sleptOutAt) < 120) fault(`SLPIN ${ms(s.sleptOutAt).toFixed(1)} ms after SLPOUT`);
+      s.asleep = true;
+    } else if (b === 0x29) s.on = true;
+    else if (b === 0x28) s.on = false;
+  };
+  s.shows = () => !s.asleep && s.on;
   s.byte = (b, isData) => {
     s.bytes++;
     if (!isData) {
+      s.command(b);
       s.cmd = b;
       s.args = [];
       s.hi = -1;
@@ -149,21 +177,29 @@ function st7789() {
   return s;
 }
 
+// The SSD1306 after power-on: display off (sleep, 0xAE) until 0xAF; its charge pump (0x8D
+// 0x14) must be on before 0xAF or the panel stays dark (application note, "charge pump").
 function ssd1306() {
   const W = 128;
   const H = 64;
   const ram = new Uint8Array(W * (H / 8));
   const s = { c0: 0, c1: W - 1, p0: 0, p1: 7, col: 0, page: 0, want: 0, setting: 0, args: [],
-    bytes: 0, frames: 0 };
+    bytes: 0, frames: 0, on: false, pump: false, faults: [] };
+  s.shows = () => s.on && s.pump;
   s.command = (b) => {
     if (s.want) {
       s.args.push(b);
       if (--s.want === 0) {
         if (s.setting === 0x21) { s.c0 = s.args[0]; s.c1 = s.args[1]; s.col = s.c0; }
         if (s.setting === 0x22) { s.p0 = s.args[0] & 7; s.p1 = s.args[1] & 7; s.page = s.p0; }
+        if (s.setting === 0x8d) s.pump = (s.args[0] & 0x04) !== 0;
       }
       return;
     }
+    if (b === 0xaf) {
+      if (!s.pump && s.faults.length < 20) s.faults.push('display on (0xAF) with the charge pump off');
+      s.on = true;
+    } else if (b === 0xae) s.on = false;
     if (b === 0x21 || b === 0x22) { s.setting = b; s.want = 2; s.args = []; s.frames++; }
     else if ([0x81, 0x20, 0xa8, 0xd3, 0xd5, 0xd9, 0xda, 0xdb, 0x8d].includes(b)) {
       s.setting = b; s.want = 1; s.args = [];
@@ -469,18 +505,27 @@ async function press(name, holdMs) {
 
 function shot(name) {
   const img = panel && panel.image();
-  if (!img) { emit({ t: 'shot', name, path: null }); return; }
+  if (!img) { emit({ t: 'shot', name, path: null, faults: panel ? panel.faults : [] }); return; }
   const p = path.join(opts.out, `${name}.${img.ext}`);
   fs.writeFileSync(p, img.data);
-  emit({ t: 'shot', name, path: p, bytes: panel.bytes, frames: panel.frames });
+  emit({ t: 'shot', name, path: p, bytes: panel.bytes, frames: panel.frames,
+    shows: panel.shows(), faults: panel.faults });
 }
+
+// the emulated clock of the chip now running (a power cut makes a new chip and panel)
+// (a fault found before a power cut stays in the run's list)
+const newPanel = () => {
+  const p = disp.kind === 'st7789' ? st7789(() => (chip ? chip.emu() : 0)) : ssd1306();
+  if (panel) p.faults = panel.faults;
+  return p;
+};
 
 async function main() {
   setTimeout(() => {
     emit({ t: 'error', why: 'total timeout' });
     process.exit(3);
   }, opts.timeout * 1000).unref();
-  panel = disp.kind === 'st7789' ? st7789() : ssd1306();
+  panel = newPanel();
   chip = powerOn(firstFlash());
   await waitForApp(600);
   for (const w0 of words) {
@@ -494,7 +539,7 @@ async function main() {
     else if (w === 'reset') {
       const flash = new Uint8Array(chip.mcu.flash);
       chip.stopped = true;
-      panel = disp.kind === 'st7789' ? st7789() : ssd1306();
+      panel = newPanel();
       chip = powerOn(flash);
       await waitForApp(600);
     } else {
@@ -505,7 +550,7 @@ async function main() {
     }
   }
   await waitEmu(200);
-  emit({ t: 'done', emu: chip.emu() });
+  emit({ t: 'done', emu: chip.emu(), shows: panel.shows(), faults: panel.faults });
   process.exit(0);
 }
 main().catch((e) => {

@@ -202,8 +202,8 @@ def make_display_class():
 
 
 def brightness_adjustable(cfg):
-    """Whether the device's display could dim: adafruit_st7789 sends no brightness command, so
-    an ST7789 needs its backlight pin; adafruit_displayio_ssd1306 dims by command (0x81)."""
+    """Whether the device's display could dim: the ST7789 is given no brightness command, so
+    it needs its backlight pin; the SSD1306 dims by command (0x81, companion/hwpico.py)."""
     return cfg["display"] != "st7789" or "backlight" in cfg["display_pins"]
 
 
