@@ -10,6 +10,7 @@ next action.
 """
 
 import displayio
+from bitmaptools import fill_region as fill
 
 from companion.ui import rect
 
@@ -101,11 +102,13 @@ class BoardWidget:
     # drawing the sheet (once)
 
     def _draw_tile(self, t):
+        """Tile ``t`` of the sheet, in runs of pixels (bitmaptools.fill_region): a pixel at a
+        time in Python took 0.66 s for the colour sheet on the board, most of a board's first
+        screen (docs/firmware.md, "Times")."""
         d = self.d
         mono = d.mono
         s = self.cell
         b = self.sheet
-        w = s * _TILES  # a pixel by its index in the sheet: no (x, y) tuple made for each
         x0 = t * s
         cursor = t >= CURSOR_A
         if cursor:
@@ -123,17 +126,24 @@ class BoardWidget:
                 ink = _BG
             if cursor:
                 back = _BG  # a dark hole in the lit column, the piece to come inside
-        for y in range(s):
-            for x in range(s):
-                v = back
-                if x == 0 or y == 0:
-                    v = grid
-                    if mono and grid != _BG and (x + y) % 2:
-                        v = _BG  # dotted grid lines on mono
-                elif mono and bg == RIVER and y % 2 == 0 and (x + y) % 4 == 0:
-                    v = _RIVER
-                if v:  # a new Bitmap holds 0
-                    b[y * w + x0 + x] = v
+        if back:  # a new Bitmap holds 0
+            fill(b, x0, 0, x0 + s, s, back)
+        if mono:
+            if grid != _BG:  # dotted grid lines on mono: the top row and left column
+                for i in range(0, s, 2):
+                    b[x0 + i, 0] = grid
+                    b[x0, i] = grid
+            elif back:  # the lit column's grid lines are dark
+                fill(b, x0, 0, x0 + s, 1, _BG)
+                fill(b, x0, 0, x0 + 1, s, _BG)
+            if bg == RIVER:
+                for y in range(2, s, 2):
+                    for x in range((4 - y % 4) % 4, s, 4):
+                        if x:
+                            b[x0 + x, y] = _RIVER
+        else:
+            fill(b, x0, 0, x0 + s, 1, grid)
+            fill(b, x0, 0, x0 + 1, s, grid)
         if what == EMPTY:
             return
         player = (what - 1) % 2
@@ -141,35 +151,48 @@ class BoardWidget:
         size = s - 4
         if mono and cursor:
             size = s - 6  # a small preview: the hole around it shows where it goes
-        r2 = size * size  # radius size/2, in doubled coordinates
-        inner2 = (size - 2) * (size - 2)  # a hollow piece keeps a one-pixel ring
-        ghost = what == GHOST_A or what == GHOST_B
-        for y in range(1, s):
-            for x in range(1, s):
-                dx = 2 * x - s
-                dy = 2 * y - s
-                q = max(dx * dx, dy * dy) if mono else dx * dx + dy * dy  # mono: squares
-                if ghost:
-                    if (dx == dy or dx == -dy) and q <= r2:
-                        b[y * w + x0 + x] = ink if ink is not None else _GHOST
-                elif q <= r2:
-                    hollow = mono and player == 1 and q <= inner2
-                    b[y * w + x0 + x] = back if hollow else piece
-        if cursor and not mono:
+        if what == GHOST_A or what == GHOST_B:  # a cross: the two diagonals
+            colour = ink if ink is not None else _GHOST
             for y in range(1, s):
-                for x in range(1, s):
-                    if x < 3 or y < 3 or x > s - 3 or y > s - 3:
-                        b[y * w + x0 + x] = _CUR
+                for x in (y, s - y):
+                    if (2 * y - s) ** 2 * (1 if mono else 2) <= size * size:
+                        b[x0 + x, y] = colour
+        else:
+            self._disc(x0, size, piece)
+            if mono and player == 1:  # hollow: a one-pixel ring left
+                self._disc(x0, size - 2, back)
+        if cursor and not mono:
+            fill(b, x0 + 1, 1, x0 + s, 3, _CUR)
+            fill(b, x0 + 1, s - 2, x0 + s, s, _CUR)
+            fill(b, x0 + 1, 1, x0 + 3, s, _CUR)
+            fill(b, x0 + s - 2, 1, x0 + s, s, _CUR)
         if what == LAST_A or what == LAST_B:
             if mono:
                 # four corner dots around the piece (a dot inside would blur filled/hollow)
                 for x, y in ((1, 1), (s - 1, 1), (1, s - 1), (s - 1, s - 1)):
-                    b[y * w + x0 + x] = piece
+                    b[x0 + x, y] = piece
             else:
                 c = s // 2
-                for y in range(c - 1, c + 2):
-                    for x in range(c - 1, c + 2):
-                        b[y * w + x0 + x] = back
+                fill(b, x0 + c - 1, c - 1, x0 + c + 2, c + 2, back)
+
+    def _disc(self, x0, size, value):
+        """A piece of diameter ``size`` centred in the tile at ``x0``, a row at a time: a
+        disc on colour, a square on mono (pixels 1..s-1, doubled coordinates)."""
+        s = self.cell
+        mono = self.d.mono
+        r2 = size * size
+        for y in range(1, s):
+            dy2 = (2 * y - s) ** 2
+            if dy2 > r2:
+                continue
+            left = s  # the row's first x inside; the row is symmetric about the centre
+            for x in range(1, s):
+                dx2 = (2 * x - s) ** 2
+                if dx2 <= r2 if mono else dx2 + dy2 <= r2:
+                    left = x
+                    break
+            if left < s:
+                fill(self.sheet, x0 + left, y, x0 + s - left + 1, y + 1, value)
 
     # showing a position
 
