@@ -159,6 +159,8 @@ BROKEN = {
     "insane height": ("pack", "display/height", 0, ("height", "0", "sane")),
     "width not a number": ("pack", "display/width", "240", ("width", "'240'", "sane")),
     "oled bigger than the panel": ("oled", "display/height", 128, ("height 128",)),
+    # the firmware lays its screens out on 32 pixels a side at least (core/settings.py)
+    "oled too small for the screens": ("oled", "display/height", 16, ("height", "16", "32..64")),
     "bad i2c address": ("oled", "display/address", 0x50, ("address 80",)),
     "missing display pin": ("pack", "display/pins/dc", GONE, ("st7789 needs a dc pin",)),
     "board and chip disagree": ("pack", "chip", "RP2350",
@@ -357,3 +359,20 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
         "rgb_led": leds.get("rgb"), "neopixel": leds.get("neopixel"),
         "neopixel_count": leds.get("neopixel_count", 0) if leds.get("neopixel") else 0,
     }
+
+
+@pytest.mark.parametrize("side", [profiles.MIN_SIDE - 1, profiles.MIN_SIDE])
+def test_the_least_display_side_is_the_firmwares(side, oled):
+    """A profile the host accepts starts on the box: the firmware's settings reader takes
+    the least height the profile check allows, and refuses one pixel less, as the check does."""
+    from companion.core import settings
+
+    env = settings.parse_toml(profiles.render_settings(oled))
+    env["LUNCHBOX_DISPLAY_HEIGHT"] = side
+    oled["display"]["height"] = side
+    try:
+        settings.read(env.get)
+        started = True
+    except ValueError:
+        started = False
+    assert (profiles.validate(oled) == []) == started == (side >= profiles.MIN_SIDE)

@@ -107,19 +107,35 @@ def _ssd1306(cfg, pins, reset):
         raise ValueError("display: no OLED answers at address 0x{:02x} on {} - check the "
                          "wiring and LUNCHBOX_DISPLAY_ADDRESS ({})".format(
                              cfg["address"], where, e)) from None
-    width, height, rotation = cfg["width"], cfg["height"], cfg["rotation"]
-    rows, cols = (width, height) if rotation % 180 else (height, width)  # the panel's own
-    seq = bytearray(_SSD1306)
-    seq[seq.index(b"\xa8\x81") + 2] = rows - 1  # the mux ratio's argument
-    if rows in (32, 16) and cols != 64:
-        seq[seq.index(b"\xda\x81") + 2] = 0x02  # the COM pins'
-    # a panel narrower than the controller's 128 columns sits in their middle
-    offset = 0 if cols == 128 else (128 - cols) // 2
-    return BusDisplay(bus, seq, width=width, height=height, rotation=rotation,
-                      colstart=offset, rowstart=offset, color_depth=1, grayscale=True,
+    seq, width, height, colstart, rowstart = _ssd1306_setup(cfg["width"], cfg["height"],
+                                                            cfg["rotation"])
+    return BusDisplay(bus, seq, width=width, height=height, rotation=cfg["rotation"],
+                      colstart=colstart, rowstart=rowstart, color_depth=1, grayscale=True,
                       pixels_in_byte_share_row=False, set_column_command=0x21,
                       set_row_command=0x22, data_as_commands=True, brightness_command=0x81,
                       single_byte_bounds=True, auto_refresh=False)
+
+
+def _ssd1306_setup(width, height, rotation):
+    """(init sequence, width, height, colstart, rowstart) for BusDisplay, patched for the
+    panel's size as adafruit_displayio_ssd1306 3.0.6 patches it (tests compare the two for
+    every size a profile may give)."""
+    rows, cols = (width, height) if rotation % 180 else (height, width)  # the panel's own
+    seq = bytearray(_SSD1306)
+    mux = seq.index(b"\xa8\x81") + 2
+    seq[mux] = 63 if (rows, cols) == (32, 64) else rows - 1  # the mux ratio (64x32: 63)
+    if rows in (32, 16) and cols != 64:
+        seq[seq.index(b"\xda\x81") + 2] = 0x02  # the COM pins'
+    # a panel narrower than the controller's 128 columns sits in their middle
+    colstart = rowstart = 0 if cols == 128 else (128 - cols) // 2
+    if (width, height) in ((64, 48), (72, 40)):  # (as the profile gives them, unrotated)
+        colstart, rowstart = (128 - width) // 2, 0
+        if (width, height) == (72, 40):  # the 0.42" panel's internal IREF, before display on
+            seq[-3:-3] = b"\xad\x81\x30\x00"
+        if rotation % 180:
+            seq[mux] = height - 1
+            width, height = cols, rows
+    return seq, width, height, colstart, rowstart
 
 
 def _status_led_off(cfg):

@@ -248,16 +248,21 @@ def _display(profile, uses, problems):
     return facts, dpins
 
 
+# the least width or height the firmware lays its screens out on (companion/core/settings.py
+# refuses a smaller one at start-up: a profile must not get that far)
+MIN_SIDE = 32
+
+
 def _display_for_driver(display, driver, facts, dpins, problems):
     """The size, rotation, address and pins the driver takes."""
     for key, limit in zip(("width", "height"), facts["max_size"]):
         v = display.get(key)
         if v is None:
-            problems.append("[display]: {} is missing (pixels, 8..{} for {})".format(
-                key, limit, driver))
-        elif not _is_int(v) or not 8 <= v <= limit:
-            problems.append("[display]: {} {!r} is not a sane {} size (8..{})".format(
-                key, v, driver, limit))
+            problems.append("[display]: {} is missing (pixels, {}..{} for {})".format(
+                key, MIN_SIDE, limit, driver))
+        elif not _is_int(v) or not MIN_SIDE <= v <= limit:
+            problems.append("[display]: {} {!r} is not a sane {} size ({}..{})".format(
+                key, v, driver, MIN_SIDE, limit))
     if display.get("rotation", 0) not in (0, 90, 180, 270):
         problems.append("[display]: rotation {!r} must be 0, 90, 180 or 270".format(
             display.get("rotation")))
