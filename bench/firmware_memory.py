@@ -208,10 +208,14 @@ class FourWire:
     def __init__(self, spi_bus, command=None, chip_select=None, reset=None, baudrate=24000000,
                  polarity=0, phase=0):
         pass
+    def send(self, command, data, *, toggle_every_byte=False):
+        pass
 ''',
     "i2cdisplaybus": '''
 class I2CDisplayBus:
     def __init__(self, i2c_bus, device_address, reset=None):
+        pass
+    def send(self, command, data):
         pass
 ''',
     "busdisplay": '''

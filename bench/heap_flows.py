@@ -76,9 +76,8 @@ FLOWS = [
         # in place of the board, undo, a power cut and the resume.
         "flow": "lets_do_lunch typed",
         # this bench runs the whole flow in one VM, the resumed match over the menu and the
-        # prompt; the board opens it in a VM of its own (companion/launch.py), where the real
-        # lane measures 27 KB free beside the 24 KB held on the OLED (bench/cp_heap.py)
-        "known_over": "one VM here, a fresh VM per game on the board (docs/firmware.md)",
+        # prompt (the menu lets its list go under the prompt: screens.ListScreen.shed); the
+        # board opens it in a VM of its own (companion/launch.py, bench/cp_heap.py)
         "steps": [
             ("main menu", "", "MainMenu"),
             ("new match", "next ok", "SetupScreen"),
@@ -110,7 +109,6 @@ FLOWS = [
         # step's garbage only after it), the end and the record, undo.
         "flow": "space_lunch solo",
         # the board opens each game in a VM of its own: bench/cp_heap.py measures that
-        "known_over": "one VM here, the menu beside the game (docs/firmware.md)",
         "steps": [
             ("main menu", "", "MainMenu"),
             ("new game list", "ok", "SetupScreen"),

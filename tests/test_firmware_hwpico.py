@@ -67,13 +67,13 @@ class FakeI2CDisplayBus(FakeFourWire):
             (("reset", reset),) if reset else ()))
 
 
-clock = [0]  # the fake supervisor.ticks_ms; picoparts' sleeps move it on (_sleeps)
+clock = [0]  # the fake supervisor.ticks_ms; panelwake's sleeps move it on (_sleeps)
 
 
 def _sleeps(monkeypatch):
-    """picoparts' time.sleep moves the fake clock on instead of sleeping (its module only:
+    """panelwake's time.sleep moves the fake clock on instead of sleeping (its module only:
     other threads of the test run sleep for real)."""
-    monkeypatch.setattr(sys.modules["companion.picoparts"], "time", types.SimpleNamespace(
+    monkeypatch.setattr(sys.modules["companion.panelwake"], "time", types.SimpleNamespace(
         sleep=lambda s: clock.__setitem__(0, clock[0] + round(s * 1000))))
 
 
@@ -177,7 +177,7 @@ def fake_modules(monkeypatch, settings_text):
     # `from companion import hwpico` finds the old module (built on another test's fake board)
     import companion
 
-    for name in ("hwpico", "picoparts"):
+    for name in ("hwpico", "picoparts", "panelwake"):
         monkeypatch.delitem(sys.modules, "companion." + name, raising=False)
         monkeypatch.delattr(companion, name, raising=False)
     calls.clear()
@@ -243,6 +243,11 @@ def test_on_the_board_build_lets_its_setup_code_go(monkeypatch):
         assert owner == "companion.picoparts", part
     hw.idle()
     assert hw.launched is None and type(hw.display).__name__ == "ColorDisplay"
+    # the rest of the ST7789's power-on runs at the first refresh, and then its code goes too
+    _sleeps(monkeypatch)  # (which holds the module itself until the test ends)
+    hw.display.refresh()
+    assert "companion.panelwake" not in sys.modules and not hasattr(companion, "panelwake")
+    assert hw.display.wake is None and [c for c, _a, _t in calls["sent"]][0] == 0x11
 
 
 def test_ssd1306_build_maps_the_fifth_button_to_undo(monkeypatch):

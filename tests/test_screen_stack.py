@@ -250,6 +250,46 @@ def test_only_the_top_screen_is_shown_and_a_screen_leaving_takes_its_group(dio, 
     assert root[1] is app.toast.group and len(root) == 2
 
 
+def test_a_covered_list_lets_its_widgets_go_and_comes_back_as_it_was(dio, simulate):
+    """A list screen marked ``shed`` (the main menu, Settings) holds no title bar or list
+    while another screen is over it, and is the same list when it is the top again: the
+    same rows, the same row selected, scrolled as it was; one that is not marked keeps its
+    widgets. Its rows asked for while covered wait for its return."""
+    from companion.screens import ListScreen
+
+    sim, app, log = stack_app(simulate)
+
+    class Rows(ListScreen):
+        title = "Rows"
+        shed = True
+        words = ["row {}".format(i) for i in range(9)]
+
+        def items(self):
+            return list(self.words)
+
+    shed = Rows(app, selected=0)
+    app.push(shed)
+    for _ in range(7):
+        shed.menu.move(1)
+    first, texts = shed.menu.first, [lab.text for lab in shed.menu.labels]
+    assert first > 0  # scrolled
+    kept = ListScreen(app, title="Kept")
+    app.push(kept)
+    over = Probe(app, "over", log)
+    app.push(over)
+    assert shed.menu is None and shed.bar is None and len(shed.group) == 0
+    assert kept.menu is not None and len(kept.group) == 2  # not marked: kept as it was
+    shed.words[7] = "renamed"
+    shed.refresh_items()  # (a picker's answer while covered): nothing to draw yet
+    app.pop()
+    app.pop()
+    assert sim.display.root[0] is shed.group and len(shed.group) == 2
+    assert shed.menu.selected == 7 and shed.menu.first == first
+    assert [lab.text for lab in shed.menu.labels] == [
+        "renamed" if t == "row 7" else t for t in texts]
+    assert shed.bar.group in shed.group  # the title bar is back too
+
+
 def test_what_runs_after_a_pop_comes_before_the_screen_below_is_shown(dio, simulate):
     sim, app, log = stack_app(simulate)
     a, b = Probe(app, "a", log), Probe(app, "b", log)

@@ -107,9 +107,16 @@ class App:
         """Show the top screen, and tell it that it is the top now (``enter``), unless it is
         shown already."""
         top = self.top
-        if top is self.shown:
+        was = self.shown
+        if top is was:
             return
         self.d.root[0] = top.group
+        if was is not None and was in self.stack:
+            # (after the slot holds the new top: its group is shown nowhere); a screen may
+            # let what it shows go while covered (screens.ListScreen.shed)
+            cover = getattr(was, "cover", None)
+            if cover is not None:
+                cover()
         self.shown = top
         self.whole = True  # drawn whole, once (display.redraw)
         top.enter()

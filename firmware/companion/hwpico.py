@@ -10,7 +10,7 @@ import supervisor
 
 from . import display as displays
 from .hwbase import Hardware
-from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, panel_wake, pin, relaunch
+from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, pin, relaunch
 from .unload import forget
 
 
@@ -38,7 +38,7 @@ def _display(cfg, warm=False):
 # SWRESET before SLPOUT, 5 ms after SLPOUT before the next command, none after the rest
 # (tests/cp/lane.js's panel checks them).
 # After a power-on or a reset, BusDisplay sends SWRESET alone, and the rest (_ST7789_AWAKE)
-# goes before the first refresh (picoparts.panel_wake): the 120 ms pass while the app and
+# goes before the first refresh (panelwake.py): the 120 ms pass while the app and
 # the menu are built. Power-on to the menu was 4.2 s with the library's delays.
 # CircuitPython's sleeps count 1/1024 s ticks from a tick already under way, so a wait can
 # end up to ~1.2 ms early (the lane's panel saw SLPOUT's 5 ms last 4.3): each wait asks 2 ms
@@ -71,6 +71,8 @@ def _st7789(cfg, pins, reset, awake):
                         colstart=53, backlight_pin=backlight, auto_refresh=False)
     if awake:
         return driver, None
+    from .panelwake import panel_wake
+
     return driver, panel_wake(bus, _ST7789_AWAKE, supervisor.ticks_ms(), _ST7789_RESET_MS)
 
 

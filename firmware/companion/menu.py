@@ -56,6 +56,7 @@ def resume_prompt(app):
 
 class MainMenu(ListScreen):
     title = "Lunchbox"
+    shed = True  # under Settings, First player and the resume prompt (screens.ListScreen)
 
     def __init__(self, app):
         from .core.catalog import family, menu_games

@@ -1,5 +1,5 @@
 """The Pico's parts the app uses while it runs: the buttons (keypad), the battery's reading,
-the watchdog, the rest of the ST7789's power-on and the reload into the next VM.
+the watchdog and the reload into the next VM.
 hwpico.build() makes them and is then unloaded, so its setup code (the pins, the panels' init
 sequences, the settings' parser) is not kept beside the app (docs/firmware.md, "What the heap
 holds")."""
@@ -12,7 +12,7 @@ import keypad
 import microcontroller
 import supervisor
 
-from .core.buttons import button_id, ticks_diff
+from .core.buttons import button_id
 
 
 def pin(name):
@@ -101,31 +101,6 @@ class Watchdog:
 # the display's SPI or I2C bus: a display bus keeps it claimed through a reload (FourWire marks
 # it never-reset), so relaunch() lets it go, or the next VM finds its pins "in use"
 buses = []
-
-
-def panel_wake(bus, steps, reset_at, wait):
-    """What is left of a panel's power-on after its SWRESET (sent when its BusDisplay was
-    made, at ``reset_at``): ``steps``, an init sequence as BusDisplay reads it, sent no sooner
-    than ``wait`` ms after the reset. The display runs it before its first refresh
-    (display.py), so the wait passes while the store mounts and the menu is built instead of
-    in a delay of the init sequence (docs/firmware.md, "Times")."""
-
-    def wake():
-        left = wait - ticks_diff(supervisor.ticks_ms(), reset_at)
-        if left > 0:
-            time.sleep(left / 1000)
-        i = 0
-        while i < len(steps):
-            flags = steps[i + 1]
-            n = flags & 0x7F
-            bus.send(steps[i], steps[i + 2:i + 2 + n])
-            # BusDisplay's reading: a delay byte if flagged (255: 500 ms), else 10 ms
-            ms = (steps[i + 2 + n] if steps[i + 2 + n] != 255 else 500) if flags & 0x80 else 10
-            if ms:
-                time.sleep(ms / 1000)
-            i += 3 + n if flags & 0x80 else 2 + n
-
-    return wake
 
 
 MARK = b"LB"  # sleep_memory[0:2] when a VM was asked for by relaunch()

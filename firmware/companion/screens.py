@@ -43,15 +43,35 @@ class ListScreen(Screen):
     """A title bar over a scrolling list. Subclasses give ``items()`` (and optionally
     ``marks()``) and ``activate(index)``."""
 
+    # True: while covered, the screen lets its title bar and list go and builds them again
+    # when it is the top once more (where it was in the list kept): the main menu and the
+    # Settings lists under the screens they open hold ~2 KB less each (docs/firmware.md,
+    # "What the heap holds"). Only for screens whose code never reaches their list while
+    # covered: ``refresh_items`` waits for the top, anything else must not touch ``menu``.
+    shed = False
+
     def __init__(self, app, title=None, selected=0):
         super().__init__(app)
         if title is not None:
             self.title = title
+        self.menu = None
+        self._build(selected, 0)
+
+    def _build(self, selected, first):
         self.bar = TitleBar(self.d, self.title, self.status())
         self.menu = ListMenu(self.d, self.items(), selected=selected)
+        self.menu.first = first
         self.menu.set_items(self.items(), self.marks())
         self.group.append(self.bar.group)
         self.group.append(self.menu.group)
+
+    def cover(self):
+        menu = self.menu
+        if self.shed and menu is not None:
+            self._kept = (menu.selected, menu.first)
+            while len(self.group):
+                self.group.pop()
+            self.bar = self.menu = None
 
     def items(self):
         return []
@@ -63,12 +83,18 @@ class ListScreen(Screen):
         return ""
 
     def refresh_items(self):
+        if self.menu is None:
+            return  # covered and shed: built afresh, from the items then, at its enter
         self.menu.set_items(self.items(), self.marks())
         self.bar.set(self.title, self.status())
         self.changed()
 
     def enter(self):
-        self.refresh_items()
+        if self.menu is None:
+            self._build(*self._kept)
+            self.changed()
+        else:
+            self.refresh_items()
 
     def activate(self, index):
         pass

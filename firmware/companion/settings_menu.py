@@ -14,6 +14,7 @@ from .ui import TitleBar, text
 
 class SettingsScreen(ListScreen):
     title = "Settings"
+    shed = True  # under its pickers and lists (screens.ListScreen)
 
     def exit(self):
         from .unload import forget
@@ -109,6 +110,7 @@ def _order(seconds):
 
 class PlayersScreen(ListScreen):
     title = "Player names"
+    shed = True  # under the name editor
 
     def items(self):
         return ["{} {}".format(i + 1, n) for i, n in enumerate(self.app.settings.names)]
