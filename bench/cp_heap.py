@@ -49,7 +49,11 @@ def opens(run):
                 booted.add(e["boot"])
             elif (last_key is not None and e["boot"] == last_key["boot"] and m.group(1) == "0"
                   and m.group(2) != "MainMenu"):
-                out.append(round(e["emu"] - last_key["emu"] - 0.05, 2))
+                # to the game's first screen on the panel (its last pixel: cplane.Pass.drawn),
+                # from the key's release
+                drawn = e.get("drawn")
+                at = drawn if drawn is not None and drawn > last_key["emu"] else e["emu"]
+                out.append(round(at - last_key["emu"] - 0.05, 2))
     return out
 
 

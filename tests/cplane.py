@@ -134,9 +134,12 @@ def image_for(profile_name, mpy=True, hold=0, extra=None):
 class Pass:
     """One traced pass of the app's loop: after an event, or a new top screen."""
 
-    def __init__(self, boot, emu, m):
+    def __init__(self, boot, emu, m, drawn=None):
         self.boot = boot
         self.emu = emu
+        # when the panel took the pass's last pixel (lane.js), before the trace's own collect
+        # and print: the time a box without the trace shows what the pass drew
+        self.drawn = drawn
         self.handled = int(m.group(1))
         self.top = m.group(2)
         self.free = int(m.group(3))  # gc.mem_free() after a collect
@@ -163,7 +166,7 @@ class Run:
             elif e["t"] == "line":
                 m = _LBX.search(e["text"])
                 if m:
-                    p = Pass(e["boot"], e["emu"], m)
+                    p = Pass(e["boot"], e["emu"], m, e.get("drawn"))
                     p.key = key
                     self.passes.append(p)
         self.error = next((e["why"] for e in events if e["t"] == "error"), None)
@@ -191,9 +194,12 @@ class Run:
 
     @property
     def menu_s(self):
-        """Emulated seconds from power-on to the first screen drawn (the first boot)."""
+        """Emulated seconds from power-on to the first screen drawn (the first boot): its
+        last pixel on the panel (the trace's line after it, where the panel tells nothing)."""
         first = next((p for p in self.passes if p.boot == 1), None)
-        return first.emu if first else None
+        if first is None:
+            return None
+        return first.drawn if first.drawn is not None else first.emu
 
     def least_free(self):
         return min((p.free for p in self.passes), default=None)

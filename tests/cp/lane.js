@@ -141,6 +141,7 @@ function st7789(now) {
         if (s.cmd === 0x2a) { s.x0 = a; s.x1 = z; } else { s.y0 = a; s.y1 = z; }
       }
     } else if (s.cmd === 0x2c) {
+      s.lastData = now();
       if (s.hi < 0) { s.hi = b; return; }
       const px = (s.hi << 8) | b;
       s.hi = -1;
@@ -179,7 +180,7 @@ function st7789(now) {
 
 // The SSD1306 after power-on: display off (sleep, 0xAE) until 0xAF; its charge pump (0x8D
 // 0x14) must be on before 0xAF or the panel stays dark (application note, "charge pump").
-function ssd1306() {
+function ssd1306(now) {
   const W = 128;
   const H = 64;
   const ram = new Uint8Array(W * (H / 8));
@@ -207,6 +208,7 @@ function ssd1306() {
   };
   s.data = (b) => {
     s.bytes++;
+    s.lastData = now();
     ram[s.page * W + s.col] = b;
     if (++s.col > s.c1) { s.col = s.c0; if (++s.page > s.p1) s.page = s.p0; }
   };
@@ -325,7 +327,11 @@ function powerOn(flash) {
       if (text.startsWith('soft reboot')) c.reboots++;
       const m = /LBX (\d+) /.exec(text);
       if (m) { c.handled = Number(m[1]); c.lbx++; c.lastLbxEmu = c.emu(); }
-      emit({ t: 'line', boot: c.boot, emu: Number(c.emu().toFixed(4)), text });
+      // an LBX line also says when the panel last took a pixel: the end of that pass's
+      // refresh, before the trace's own collect and print (a box without the trace shows
+      // its screen then)
+      const drawn = m && panel && panel.lastData != null ? Number(panel.lastData.toFixed(4)) : null;
+      emit({ t: 'line', boot: c.boot, emu: Number(c.emu().toFixed(4)), text, drawn });
     }
   };
   // rp2040js takes the LAST CDC data interface; boot.py's usb_cdc.enable(console=True,
@@ -515,7 +521,8 @@ function shot(name) {
 // the emulated clock of the chip now running (a power cut makes a new chip and panel)
 // (a fault found before a power cut stays in the run's list)
 const newPanel = () => {
-  const p = disp.kind === 'st7789' ? st7789(() => (chip ? chip.emu() : 0)) : ssd1306();
+  const now = () => (chip ? chip.emu() : 0);
+  const p = disp.kind === 'st7789' ? st7789(now) : ssd1306(now);
   if (panel) p.faults = panel.faults;
   return p;
 };

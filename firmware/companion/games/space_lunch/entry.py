@@ -31,12 +31,13 @@ DEAL_SEED = [None]  # tests set the seed of the next dealt game; the device uses
 def open(app, payload=None):  # the game-module entry point name (shadows open())
     # the hints' module first, while the heap is emptiest: compiling it on the Pico needs
     # ~29 KB free for a moment, more than is left once the game is on screen
-    # (bench/firmware_memory.py)
-    import shared_rules.space_lunch.hints  # noqa: F401
-    if payload is None:
+    # (bench/firmware_memory.py); a saved game of two players has no hints: not loaded
+    game = None if payload is None else games.from_bytes(payload)  # ValueError: the menu says
+    if game is None or game.solo():
+        import shared_rules.space_lunch.hints  # noqa: F401
+    if game is None:
         app.push(SetupScreen(app))
         return
-    game = games.from_bytes(payload)  # ValueError: the menu says so
     if not game.actions():
         again(app, game)
         return
@@ -78,17 +79,11 @@ def start(app, game):
 def _let_go(name=__name__):
     """The game's screen is up: this module (the lists before it) is not needed again until
     a new game, which imports it again (loader.open_game), so on the device it leaves the heap
-    to the game. The function running now keeps it until it returns."""
-    import sys
+    to the game. The function running now keeps it until it returns. (On a PC nothing is
+    let go: tests set DEAL_SEED here.)"""
+    from companion.unload import forget
 
-    if sys.implementation.name == "cpython":
-        return  # a PC has the room, and tests set DEAL_SEED here
-    sys.modules.pop(name, None)
-    dot = name.rfind(".")
-    try:  # the package keeps it as an attribute too
-        delattr(sys.modules[name[:dot]], name[dot + 1:])
-    except (AttributeError, KeyError):
-        pass
+    forget(name)
 
 
 def screen_for(app, game):
