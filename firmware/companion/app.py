@@ -107,16 +107,9 @@ class App:
         """Show the top screen, and tell it that it is the top now (``enter``), unless it is
         shown already."""
         top = self.top
-        was = self.shown
-        if top is was:
+        if top is self.shown:
             return
         self.d.root[0] = top.group
-        if was is not None and was in self.stack:
-            # (after the slot holds the new top: its group is shown nowhere); a screen may
-            # let what it shows go while covered (screens.ListScreen.shed)
-            cover = getattr(was, "cover", None)
-            if cover is not None:
-                cover()
         self.shown = top
         self.whole = True  # drawn whole, once (display.redraw)
         top.enter()
@@ -133,8 +126,19 @@ class App:
         screen.exit()
 
     def push(self, screen):
+        self._cover()
         self.stack.append(screen)
         self._show_top()
+
+    def _cover(self):
+        """The screen shown now is covered by the one pushed: it may let what it shows go
+        meanwhile (screens.ListScreen.shed). Not in _show_top: a game's opening runs through
+        that frame, under the hints' search (tests/test_cp_pystack.py)."""
+        was = self.shown
+        if was is not None:
+            cover = getattr(was, "cover", None)
+            if cover is not None:
+                cover()
 
     def pop(self, then=None):
         """Close the top screen (the main menu stays). ``then()`` runs after it has gone and
