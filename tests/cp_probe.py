@@ -52,7 +52,7 @@ def panel_commands(d: busdisplay.BusDisplay, spi_bus: fourwire.FourWire,
     # display.py MonoDisplay._panel: the SSD1306's sleep and wake, through its display's bus
     d.bus.send(0xAE, b"")
     i2c_bus.send(0xAF, b"")
-    # picoparts.panel_wake: the rest of the ST7789's power-on, before the first refresh
+    # panelwake.panel_wake: the rest of the ST7789's power-on, before the first refresh
     spi_bus.send(0x11, bytearray(b"\x11\x80\x07")[2:2])
 
 

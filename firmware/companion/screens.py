@@ -54,7 +54,6 @@ class ListScreen(Screen):
         super().__init__(app)
         if title is not None:
             self.title = title
-        self.menu = None
         self._build(selected, 0)
 
     def _build(self, selected, first):
@@ -69,8 +68,8 @@ class ListScreen(Screen):
         menu = self.menu
         if self.shed and menu is not None:
             self._kept = (menu.selected, menu.first)
-            while len(self.group):
-                self.group.pop()
+            self.group.remove(self.bar.group)  # what _build added, and only that
+            self.group.remove(menu.group)
             self.bar = self.menu = None
 
     def items(self):

@@ -154,9 +154,9 @@ class BoardWidget:
         if what == GHOST_A or what == GHOST_B:  # a cross: the two diagonals
             colour = ink if ink is not None else _GHOST
             for y in range(1, s):
-                for x in (y, s - y):
-                    if (2 * y - s) ** 2 * (1 if mono else 2) <= size * size:
-                        b[x0 + x, y] = colour
+                if (2 * y - s) ** 2 * (1 if mono else 2) <= size * size:
+                    b[x0 + y, y] = colour
+                    b[x0 + s - y, y] = colour
         else:
             self._disc(x0, size, piece)
             if mono and player == 1:  # hollow: a one-pixel ring left
