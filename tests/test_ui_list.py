@@ -66,3 +66,29 @@ def test_the_selected_rows_label_wears_the_bar_and_the_strips_frame_it():
         assert menu.bar.palette[0] == d.EDIT_BG
         menu.set_items([])
         assert menu.bar.group.hidden
+
+
+def test_a_rows_mark_label_is_made_only_when_the_row_has_a_mark():
+    for kind, w, h in (("st7789", 240, 135), ("ssd1306", 128, 64)):
+        items = ["Space Lunch", "Let's Do Lunch", "Aqua Brunch", "Space Battle", "Space Days",
+                 "Settings"]
+        d, menu = _menu(kind, w, h, items)
+        layers = len(menu.group)
+        for step in (1, 1, 1, 1, 1, -5):  # scrolled down and back: still no marks
+            menu.move(step)
+        assert menu.marks == [None] * menu.rows and len(menu.group) == layers
+        # a mark on the fifth item: shown when it scrolls into a row, made for that row only
+        marks = ["", "", "", "", "on", ""]
+        menu.set_items(items, marks)
+        assert menu.marks == [None] * menu.rows
+        menu.select(4)
+        r = 4 - menu.first
+        mark = menu.marks[r]
+        assert mark is not None and mark.text == "on"
+        assert [m for m in menu.marks if m is not None] == [mark]
+        assert menu.group[len(menu.group) - 1] is menu.thumb  # the scroll bar stays on top
+        assert mark.background == d.SEL_BG and mark.color == d.SEL_FG  # in the bar
+        assert mark.x + mark.cells * d.char_w <= d.width - d.pad - 4
+        menu.select(0)  # the row scrolls on: its label is kept, and says what that item has
+        assert menu.marks[r] is mark and mark.text == marks[menu.first + r]
+        assert mark.background == d.BG

@@ -138,7 +138,6 @@ class ListMenu:
         self.rows = d.rows if rows is None else rows
         self.group = displayio.Group()
         self.labels = []
-        self.marks = []
         self.bar = SelectionBar(d, self.top)
         self.group.append(self.bar.group)
         for r in range(self.rows):
@@ -146,11 +145,9 @@ class ListMenu:
             lab = text(d, "", d.pad, y)
             self.labels.append(lab)
             self.group.append(lab)
-        for r in range(self.rows):
-            y = self.top + r * d.row_h + d.row_h // 2
-            mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5), bg=d.BG)
-            self.marks.append(mark)
-            self.group.append(mark)
+        # a row's mark label is made when the row first has a mark: most lists (the main
+        # menu, a dialog's answers) never have one, and a label is ~0.4 KB of the heap
+        self.marks = [None] * self.rows
         # the scroll bar: a thin track at the right edge, shown when the list scrolls
         self.thumb = rect(d.width - 2, self.top, 2, d.row_h, d.DIM)
         self.group.append(self.thumb)
@@ -160,6 +157,13 @@ class ListMenu:
         self.first = 0
         self.editing = False
         self.set_items(items)
+
+    def _mark(self, r):
+        d = self.d
+        y = self.top + r * d.row_h + d.row_h // 2
+        mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5), bg=d.BG)
+        self.group.insert(len(self.group) - 1, mark)  # under the scroll bar, as the rows
+        return mark
 
     def set_items(self, items, marks=None):
         self.items = list(items)
@@ -213,9 +217,13 @@ class ListMenu:
             # the selected row's own label in the bar's colours (only colours that change
             # are set: a palette changed redraws the label)
             paint(lab, d.SEL_FG if sel else d.FG, bar_bg if sel else None)
-            paint(self.marks[r], d.SEL_FG if sel else d.FG, bar_bg if sel else d.BG)
-            if self.marks[r].text != mark:
-                self.marks[r].text = mark
+            m = self.marks[r]
+            if m is None and mark:
+                m = self.marks[r] = self._mark(r)
+            if m is not None:
+                paint(m, d.SEL_FG if sel else d.FG, bar_bg if sel else d.BG)
+                if m.text != mark:
+                    m.text = mark
             if sel:
                 self.bar.place(self.top + r * d.row_h, d.pad + lab.cells * d.char_w, bar_bg)
         show(self.bar.group, n)
