@@ -162,6 +162,12 @@ BROKEN = {
     # the firmware lays its screens out on 32 pixels a side at least (core/settings.py)
     "oled too small for the screens": ("oled", "display/height", 16, ("height", "16", "32..64")),
     "bad i2c address": ("oled", "display/address", 0x50, ("address 80",)),
+    # the ST7789V's serial write cycle is 16 ns at least
+    "spi clock over the panel's": ("pack", "display/spi_hz", 80000000,
+                                   ("spi_hz", "80000000", "1000000..62500000 Hz")),
+    "spi clock not a number": ("pack", "display/spi_hz", "fast", ("spi_hz", "'fast'")),
+    "spi clock on an i2c display": ("oled", "display/spi_hz", 400000,
+                                    ("spi_hz is only for SPI displays", "ssd1306")),
     "missing display pin": ("pack", "display/pins/dc", GONE, ("st7789 needs a dc pin",)),
     "board and chip disagree": ("pack", "chip", "RP2350",
                                 ("raspberry_pi_pico", "RP2040", "not the RP2350")),
@@ -262,6 +268,7 @@ def test_render_settings_display_pack(pack):
         "LUNCHBOX_DISPLAY_WIDTH = 240\n"
         "LUNCHBOX_DISPLAY_HEIGHT = 135\n"
         "LUNCHBOX_DISPLAY_ROTATION = 270\n"
+        "LUNCHBOX_DISPLAY_SPI_HZ = 62500000\n"
         'LUNCHBOX_DISPLAY_PINS = "sck=GP18 mosi=GP19 cs=GP17 dc=GP16 backlight=GP20"\n'
         'LUNCHBOX_BUTTONS = "prev=GP12 next=GP13 ok=GP14 back=GP15"\n'
         'LUNCHBOX_RGB_LED = "GP6 GP7 GP8"\n'
@@ -354,6 +361,7 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
         "profile": pid, "board": profile["board"], "chip": profile["chip"],
         "display": display["driver"], "width": display["width"], "height": display["height"],
         "rotation": display.get("rotation", 0), "address": display.get("address", 0x3C),
+        "spi_hz": display.get("spi_hz", 24000000),
         "display_pins": display["pins"],
         "buttons": [(b["role"], b["pin"]) for b in profile["buttons"]],
         "rgb_led": leds.get("rgb"), "neopixel": leds.get("neopixel"),
@@ -376,3 +384,18 @@ def test_the_least_display_side_is_the_firmwares(side, oled):
     except ValueError:
         started = False
     assert (profiles.validate(oled) == []) == started == (side >= profiles.MIN_SIDE)
+
+
+@pytest.mark.parametrize("hz", [999999, 1000000, 62500000, 62500001])
+def test_the_spi_clocks_the_host_takes_are_the_firmwares(hz, pack):
+    """The SPI clock a profile may ask is the one the firmware's settings reader starts on."""
+    from companion.core import settings
+
+    env = settings.parse_toml(profiles.render_settings(pack))
+    env["LUNCHBOX_DISPLAY_SPI_HZ"] = hz
+    pack["display"]["spi_hz"] = hz
+    try:
+        started = settings.read(env.get)["spi_hz"] == hz
+    except ValueError:
+        started = False
+    assert (profiles.validate(pack) == []) == started == (1000000 <= hz <= 62500000)

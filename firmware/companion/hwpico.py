@@ -63,7 +63,8 @@ def _st7789(cfg, pins, reset, awake):
 
     spi = busio.SPI(pin(pins["sck"]), MOSI=pin(pins["mosi"]))
     buses.append(spi)
-    bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset)
+    bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset,
+                   baudrate=cfg["spi_hz"])
     backlight = pin(pins["backlight"]) if "backlight" in pins else None
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
     driver = BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_RESET, width=cfg["width"],

@@ -27,6 +27,7 @@ LUNCHBOX_DISPLAY = "st7789"
 LUNCHBOX_DISPLAY_WIDTH = 240
 LUNCHBOX_DISPLAY_HEIGHT = 135
 LUNCHBOX_DISPLAY_ROTATION = 270
+LUNCHBOX_DISPLAY_SPI_HZ = 62500000
 LUNCHBOX_DISPLAY_PINS = "sck=GP18 mosi=GP19 cs=GP17 dc=GP16 backlight=GP20"
 LUNCHBOX_BUTTONS = "prev=GP12 next=GP13 ok=GP14 back=GP15"
 LUNCHBOX_RGB_LED = "GP6 GP7 GP8"
@@ -59,6 +60,7 @@ def test_display_pack_settings():
     assert hw["profile"] == "pico-display-pack"
     assert hw["display"] == "st7789"
     assert (hw["width"], hw["height"], hw["rotation"]) == (240, 135, 270)
+    assert hw["spi_hz"] == 62500000
     assert hw["display_pins"]["dc"] == "GP16"
     assert hw["display_pins"]["backlight"] == "GP20"
     assert hw["buttons"] == [("prev", "GP12"), ("next", "GP13"), ("ok", "GP14"), ("back", "GP15")]
@@ -73,6 +75,7 @@ def test_ssd1306_settings():
     assert hw["display_pins"] == {"sda": "GP4", "scl": "GP5"}
     assert hw["buttons"][4] == ("undo", "GP14")
     assert hw["rgb_led"] is None
+    assert hw["spi_hz"] == 24000000  # not set: FourWire's own (an I2C display never uses it)
 
 
 def test_getenv_strings_are_accepted():
@@ -92,6 +95,7 @@ BAD_SETTINGS = (
     ("ROTATION", DISPLAY_PACK, "= 270", "= 45"),
     ("LUNCHBOX_DISPLAY_WIDTH", DISPLAY_PACK, "LUNCHBOX_DISPLAY_WIDTH = 240\n", ""),
     ("RGB", DISPLAY_PACK, '"GP6 GP7 GP8"', '"GP6 GP7"'),
+    ("LUNCHBOX_DISPLAY_SPI_HZ = 80000000", DISPLAY_PACK, "= 62500000", "= 80000000"),
 )
 
 

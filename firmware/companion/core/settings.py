@@ -76,7 +76,7 @@ def _int(getenv, key, default=None):
 def read(getenv):
     """Build the hardware description from ``getenv`` (``os.getenv`` or ``dict.get``).
 
-    Keys: profile board chip display width height rotation address display_pins (dict)
+    Keys: profile board chip display width height rotation address spi_hz display_pins (dict)
     buttons (list of (role, pin), in key order) rgb_led (list of 3 pins or None)
     neopixel (pin or None) neopixel_count.
     """
@@ -96,6 +96,11 @@ def read(getenv):
     if hw["rotation"] not in (0, 90, 180, 270):
         raise ValueError("LUNCHBOX_DISPLAY_ROTATION = {}: not 0/90/180/270".format(hw["rotation"]))
     hw["address"] = _int(getenv, "LUNCHBOX_DISPLAY_ADDRESS", 0x3C)
+    # the SPI clock (FourWire's own default; the ST7789V writes at up to 62.5 MHz)
+    hw["spi_hz"] = _int(getenv, "LUNCHBOX_DISPLAY_SPI_HZ", 24000000)
+    if not 1000000 <= hw["spi_hz"] <= 62500000:
+        raise ValueError("LUNCHBOX_DISPLAY_SPI_HZ = {}: not 1000000..62500000".format(
+            hw["spi_hz"]))
     pins = {}
     for name, pin in parse_pairs(_str(getenv, "LUNCHBOX_DISPLAY_PINS", ""),
                                  "LUNCHBOX_DISPLAY_PINS"):

@@ -24,6 +24,9 @@ DRIVERS = {
         "pins": ("sck", "mosi", "cs", "dc"),
         "optional_pins": ("backlight", "reset"),
         "max_size": (320, 320),
+        # the SPI clock: the ST7789V's serial write cycle is at least 16 ns (62.5 MHz); the
+        # firmware's default is CircuitPython FourWire's own, safe on long jumper wires
+        "spi_hz": (1000000, 62500000),
     },
     "ssd1306": {
         "bus": "i2c",
@@ -35,7 +38,8 @@ DRIVERS = {
 }
 
 _TOP_KEYS = {"name", "board", "chip", "display", "buttons", "leds", "power", "bom", "id"}
-_DISPLAY_KEYS = {"driver", "part", "pack", "width", "height", "rotation", "address", "pins"}
+_DISPLAY_KEYS = {"driver", "part", "pack", "width", "height", "rotation", "address", "pins",
+                 "spi_hz"}
 _BUTTON_KEYS = {"pin", "role", "label"}
 _LED_KEYS = {"rgb", "neopixel", "neopixel_count", "neopixel_optional"}
 _BOM_KEYS = {"part", "qty", "source", "usd", "optional"}
@@ -273,6 +277,13 @@ def _display_for_driver(display, driver, facts, dpins, problems):
                 ", ".join("0x{:02X}".format(a) for a in facts["addresses"])))
     elif "address" in display:
         problems.append("[display]: address is only for I2C displays, not {}".format(driver))
+    if "spi_hz" in display:
+        hz = display["spi_hz"]
+        if "spi_hz" not in facts:
+            problems.append("[display]: spi_hz is only for SPI displays, not {}".format(driver))
+        elif not _is_int(hz) or not facts["spi_hz"][0] <= hz <= facts["spi_hz"][1]:
+            problems.append("[display]: spi_hz {!r} is not an SPI clock the {} takes "
+                            "({}..{} Hz)".format(hz, driver, *facts["spi_hz"]))
     takes = facts["pins"] + facts["optional_pins"]
     for role in facts["pins"]:
         if role not in dpins:
@@ -486,6 +497,8 @@ def render_settings(profile):
     ]
     if DRIVERS[display["driver"]]["bus"] == "i2c":
         lines.append(("LUNCHBOX_DISPLAY_ADDRESS", display["address"]))
+    if "spi_hz" in display:
+        lines.append(("LUNCHBOX_DISPLAY_SPI_HZ", display["spi_hz"]))
     lines.append(("LUNCHBOX_DISPLAY_PINS", " ".join(
         "{}={}".format(r, dpins[r]) for r in display_pin_order(profile))))
     lines.append(("LUNCHBOX_BUTTONS", " ".join(
