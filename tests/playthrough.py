@@ -60,6 +60,12 @@ class Policy:
         self.cut = cut
 
 
+def _relaunch(target):
+    from companion.hwbase import Relaunch
+
+    raise Relaunch(target)
+
+
 def flash():
     """The fake RP2 flash, noting whether a power cut fell inside a sector rewrite (an erase
     and all 4 KB programmed back: the one write a cut can take saved data from,
@@ -112,12 +118,12 @@ class Box:
         self.keys = []
         self.presses = 0
         self.boots = 0
+        self.relaunches = 0
+        self.sim.hw.relaunch = _relaunch
         self.boot()
 
     def boot(self):
         """Power on (again): the firmware starts on the same flash, as main.run starts it."""
-        from companion import menu
-        from companion.app import App
         from companion.core.store import Store
 
         rewrite = self.flash.cut_in_rewrite
@@ -128,8 +134,8 @@ class Box:
             self.keys.append("reset")
         self.store = Store(self.flash)
         lost = self.settings_lost is None and held_names(self.store) != NAMES
-        self.app = self._guard(lambda: App(self.sim.hw, self.store, menu.start, resume=True,
-                                           notice=self.store.status))
+        self.sim.hw.launched = None  # the board's sleep memory does not live through a cut
+        self._start(self.store.status)
         # the box runs on after power-on: what it shows once its first passes are done (a
         # game saved at its end comes back to its end screen over its board)
         self.step(10)
@@ -168,6 +174,28 @@ class Box:
         if said not in (None, store.MSG_CUT_LAST, store.MSG_NO_NVM):
             self.records_lost = said
 
+    def _start(self, notice=None):
+        """A VM's App, as main.run makes it: the menu's (at power-on, or after a game is
+        left) or a game's (companion/launch.py: the board reloads into a fresh VM for each
+        game, so the harness plays the stack of calls the board has)."""
+        from companion import main
+        from companion.app import App
+        from companion.hwbase import Relaunch
+
+        hw = self.sim.hw
+        while True:
+            home, resume = main._first_screens(hw, 0)
+            if home is main._start_game:
+                self.store.make_room(main.GAME_ROOM)
+            try:
+                self.app = self._guard(lambda h=home, r=resume, n=notice: App(
+                    hw, self.store, h, resume=r, notice=n))
+                return
+            except Relaunch as r:  # the menu's resume prompt, answered: the game's VM
+                hw.launched = r.target
+                self.relaunches += 1
+                notice = None
+
     def _guard(self, fn):
         from _flash import PowerCut
 
@@ -182,8 +210,16 @@ class Box:
                                                     traceback.format_exc())) from None
 
     def step(self, ms=STEP_MS):
+        from companion.hwbase import Relaunch
+
         self.sim.clock.advance(ms)
-        self._guard(self.app.step)
+        try:
+            self._guard(self.app.step)
+        except Relaunch as r:  # the board's soft reload into the VM for r.target
+            self.sim.hw.launched = r.target
+            self.relaunches += 1
+            self._start()
+            self.step(10)  # the new VM's first pass, as main.run runs it
 
     def press(self, button, long=False):
         """One press (a long one holds it a second); a power cut during it reboots."""

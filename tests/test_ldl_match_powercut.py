@@ -83,11 +83,16 @@ def boot_from(t, image):
     t.box.boot()
 
 
-def press_ok(t, image, k=None):
+def press_ok(t, image, k=None, free_after=None):
     """From ``image`` (a game's end on the screen), OK with the power cut after ``k`` bytes
-    (None: no cut); the bytes it programmed, the sector rewrites it made, whether it cut."""
+    (None: no cut); the bytes it programmed, the sector rewrites it made, whether it cut.
+    ``free_after``: the log is filled first, in the game's VM, until that many bytes are
+    free (a game's VM makes room as it starts, main.GAME_ROOM: the game's own saves are what
+    fill it on the table)."""
     boot_from(t, image)
     play_until(t, at_game_end)  # through "Resume game?"
+    if free_after is not None:
+        fill(t.box.store, free_after)
     flash = t.box.flash
     before = (flash.programmed, flash.erases, t.box.boots)
     flash.cut_after = k
@@ -97,11 +102,9 @@ def press_ok(t, image, k=None):
             t.box.boots > before[2])
 
 
-def filled(image, free_after):
-    """``image`` with the log filled (saves of another game, then of the game itself again)
+def fill(s, free_after):
+    """The store ``s``'s log filled (saves of another game, then of the game itself again)
     until ``free_after`` bytes are free; the saved game as it was, nothing compacted."""
-    flash = FlashNVM(data=image)
-    s = st.Store(flash)
     gid, real = s.load_game()
     # two saves, less the other's payload: diff records (keep, 2 bytes, then the tail) that
     # keep nothing, as the game's first byte (the record format) is never 0
@@ -119,7 +122,6 @@ def filled(image, free_after):
         s.save_game(gid, real)
         gap -= pair + n
     assert s.stats()["free"] == free_after and s.stats()["compactions"] == compactions
-    return bytes(flash.mem)
 
 
 def rows(t):
@@ -202,12 +204,12 @@ def first_game_end(profile):
     return t, bytes(t.box.flash.mem)
 
 
-def sweep(t, image, cuts):
+def sweep(t, image, cuts, free_after=None):
     """A cut after each k of ``cuts``; the outcomes seen, each also played to the match's end
     (and the run with no cut)."""
     outcomes = {}
     for k in list(cuts) + [None]:
-        assert press_ok(t, image, k)[2] == (k is not None), k  # each k is a cut
+        assert press_ok(t, image, k, free_after)[2] == (k is not None), k  # each k is a cut
         # appends are power-safe: only a rewrite may lose what it holds, and it says so
         out = resumed(t, k)
         if out not in outcomes and out[1] != "game lost":
@@ -245,17 +247,17 @@ def test_a_cut_in_the_sector_rewrite_as_a_game_of_a_match_ends(which):
         save = n - append  # the next game's save, appended as a diff (docs/persistence.md)
         whole = OVERHEAD + 1 + len(KIND) + len(store.load_game()[1])  # ... in an image
         settings = OVERHEAD + len(store.load_settings())
-        full = filled(image, append - 1 if which == "record" else append + save - 1)
-        n, erases, _ = press_ok(t, full)
+        free_after = append - 1 if which == "record" else append + save - 1
+        n, erases, _ = press_ok(t, image, free_after=free_after)
         assert erases == 1
-        size = len(full)
+        size = len(image)
         start = 0 if which == "record" else append  # where the rewrite starts
         # the new image: base, game, settings, the records (docs/persistence.md); the game
         # before the OK is longer than the next one's save: room for it
         used = start + st.BASE_SIZE + 2 * whole + settings + append
         cuts = list(range(used)) + list(range(used, start + size, 64)) + \
             list(range(start + size, n))
-        outcomes = sweep(t, full, cuts)
+        outcomes = sweep(t, image, cuts, free_after)
         assert any(o[1:] == (1, 2, True) for o in outcomes), outcomes
         assert any(o[1] == 0 for o in outcomes), outcomes
     finally:

@@ -68,7 +68,7 @@ def test_the_selected_rows_label_wears_the_bar_and_the_strips_frame_it():
         assert menu.bar.group.hidden
 
 
-def test_a_rows_mark_label_is_made_only_when_the_row_has_a_mark():
+def test_the_rows_mark_labels_are_made_only_when_the_list_has_a_mark():
     for kind, w, h in (("st7789", 240, 135), ("ssd1306", 128, 64)):
         items = ["Space Lunch", "Let's Do Lunch", "Aqua Brunch", "Space Battle", "Space Days",
                  "Settings"]
@@ -76,19 +76,23 @@ def test_a_rows_mark_label_is_made_only_when_the_row_has_a_mark():
         layers = len(menu.group)
         for step in (1, 1, 1, 1, 1, -5):  # scrolled down and back: still no marks
             menu.move(step)
-        assert menu.marks == [None] * menu.rows and len(menu.group) == layers
-        # a mark on the fifth item: shown when it scrolls into a row, made for that row only
+        menu.set_items(items, [""] * len(items))  # marks that are all blank: none made
+        assert menu.marks is None and len(menu.group) == layers
+        # a mark on the fifth item: a label for each row, under the scroll bar
         marks = ["", "", "", "", "on", ""]
         menu.set_items(items, marks)
-        assert menu.marks == [None] * menu.rows
+        assert len(menu.marks) == menu.rows and len(menu.group) == layers + menu.rows
+        assert menu.group[len(menu.group) - 1] is menu.thumb  # the scroll bar stays on top
+        made = list(menu.marks)
         menu.select(4)
         r = 4 - menu.first
         mark = menu.marks[r]
-        assert mark is not None and mark.text == "on"
-        assert [m for m in menu.marks if m is not None] == [mark]
-        assert menu.group[len(menu.group) - 1] is menu.thumb  # the scroll bar stays on top
+        assert mark.text == "on"
+        assert [m.text for m in menu.marks if m.text] == ["on"]
         assert mark.background == d.SEL_BG and mark.color == d.SEL_FG  # in the bar
         assert mark.x + mark.cells * d.char_w <= d.width - d.pad - 4
         menu.select(0)  # the row scrolls on: its label is kept, and says what that item has
         assert menu.marks[r] is mark and mark.text == marks[menu.first + r]
         assert mark.background == d.BG
+        menu.set_items(items, marks)  # set again: the same labels, none added
+        assert menu.marks == made and len(menu.group) == layers + menu.rows

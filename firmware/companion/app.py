@@ -296,11 +296,15 @@ class App:
         self._later = both
 
     def _run_later(self):
+        # what a later() queues runs in the same pass: the event is done only when nothing
+        # more is queued (a door, a game VM's bottom screen, must not see the top of the
+        # stack between a home() and the screen a later() builds)
         fn = self._later
-        if fn is not None:
+        while fn is not None:
             self._later = None
             fn()
             self.dirty = True
+            fn = self._later
 
     def link_server(self):
         """The data-link server, made when a host first speaks: a game played away from a

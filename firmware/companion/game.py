@@ -184,8 +184,11 @@ def leave(app, then):
 
 
 def new_game(app, game_id, fresh=None):
-    """Open ``game_id`` over the menu, not shown first: its new-game screen, or ``fresh``
-    (a game's bytes with no move yet: the same settings again)."""
+    """Open ``game_id`` over the menu (the door, in a game's VM): its new-game screen, or
+    ``fresh`` (a game's bytes with no move yet: the same settings again). The game opens once
+    this press is handled (app.later): not under the frames of the end screen's dialog, which
+    would leave its screens too little of CircuitPython's small Python stack
+    (CIRCUITPY_PYSTACK_SIZE, tests/test_pystack_app.py), and the old game's screens are free."""
     from .loader import open_game
 
     def go():
@@ -196,4 +199,4 @@ def new_game(app, game_id, fresh=None):
             # over the game's screen, which some games build once this press is handled
             app.later(lambda: _warn_if_memory_is_full(app, game_id))
 
-    app.home(go)
+    app.home(lambda: app.later(go))

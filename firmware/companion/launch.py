@@ -22,7 +22,8 @@ class Door(Screen):
     def tick(self, now):
         # still on top once the event is done: the game was left (a screen that pops and
         # pushes the next one, as a setup list does, shows the door only for a moment)
-        if self.shown > 1:
+        # (and nothing queued to be built over it: app.later)
+        if self.shown > 1 and self.app._later is None:
             self.app.hw.relaunch(MENU + self.app.hw.launched)
 
 

@@ -46,9 +46,11 @@ class Label(displayio.Group):
         return tile(self._font, ch)
 
     def _row(self, width, y):
+        # (height and x left at their defaults, 1 and 0: each keyword is two slots of this
+        # frame on CircuitPython's small Python stack)
         return displayio.TileGrid(self._font.bitmap, pixel_shader=self._palette, width=width,
-                                  height=1, tile_width=self._cw, tile_height=self._ch,
-                                  default_tile=self._space, x=0, y=y)
+                                  tile_width=self._cw, tile_height=self._ch,
+                                  default_tile=self._space, y=y)
 
     @property
     def text(self):

@@ -34,8 +34,13 @@ def attach(app, clock):
     seen_top = [""]
 
     def traced():
+        # the pass runs under this frame: it holds only t0 (every frame here is taken from
+        # CircuitPython's small Python stack, CIRCUITPY_PYSTACK_SIZE, under the app's own)
         t0 = clock()
         step()
+        report(t0)
+
+    def report(t0):
         top = type(app.top).__name__ if app.top is not None else "-"
         if app.handled != seen_handled[0] or top != seen_top[0] or _spans:
             ms = (clock() - t0) % 0x20000000  # supervisor.ticks_ms wraps at 2**29

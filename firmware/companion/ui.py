@@ -145,9 +145,9 @@ class ListMenu:
             lab = text(d, "", d.pad, y)
             self.labels.append(lab)
             self.group.append(lab)
-        # a row's mark label is made when the row first has a mark: most lists (the main
+        # the rows' mark labels are made when the list first has a mark: most lists (the main
         # menu, a dialog's answers) never have one, and a label is ~0.4 KB of the heap
-        self.marks = [None] * self.rows
+        self.marks = None
         # the scroll bar: a thin track at the right edge, shown when the list scrolls
         self.thumb = rect(d.width - 2, self.top, 2, d.row_h, d.DIM)
         self.group.append(self.thumb)
@@ -158,19 +158,27 @@ class ListMenu:
         self.editing = False
         self.set_items(items)
 
-    def _mark(self, r):
-        d = self.d
-        y = self.top + r * d.row_h + d.row_h // 2
-        mark = text(d, "", d.width - d.pad - 4, y, anchor=(1, 0.5), bg=d.BG)
-        self.group.insert(len(self.group) - 1, mark)  # under the scroll bar, as the rows
-        return mark
-
     def set_items(self, items, marks=None):
         self.items = list(items)
         self.item_marks = list(marks) if marks is not None else [""] * len(self.items)
         if self.selected >= len(self.items):
             self.selected = max(0, len(self.items) - 1)
+        if self.marks is None and any(self.item_marks):
+            self._make_marks()
         self._render()
+
+    def _make_marks(self):
+        # from set_items, not from _render, and without text()'s frame: a list first shown
+        # deep in a game's opening is near the end of CircuitPython's small Python stack
+        # (CIRCUITPY_PYSTACK_SIZE; tests/test_pystack_app.py)
+        d = self.d
+        self.marks = []
+        for r in range(self.rows):
+            mark = Label(terminalio.FONT, color=d.FG, scale=d.scale, anchor_point=(1, 0.5),
+                         background=d.BG, anchored_position=(
+                             d.width - d.pad - 4, self.top + r * d.row_h + d.row_h // 2))
+            self.marks.append(mark)
+            self.group.insert(len(self.group) - 1, mark)  # under the scroll bar, as the rows
 
     def move(self, step, wrap_around=True):
         n = len(self.items)
@@ -217,10 +225,8 @@ class ListMenu:
             # the selected row's own label in the bar's colours (only colours that change
             # are set: a palette changed redraws the label)
             paint(lab, d.SEL_FG if sel else d.FG, bar_bg if sel else None)
-            m = self.marks[r]
-            if m is None and mark:
-                m = self.marks[r] = self._mark(r)
-            if m is not None:
+            if self.marks is not None:
+                m = self.marks[r]
                 paint(m, d.SEL_FG if sel else d.FG, bar_bg if sel else d.BG)
                 if m.text != mark:
                     m.text = mark
