@@ -41,6 +41,7 @@ NAMES = ["ANNA", "BO", "CY", "DEE", "ED", "FAY", "GUS"]
 LDL_LEVELS = ("Easy", "Medium", "Hard")
 SOLO_OPPONENT = "Automa"
 STUCK_PRESSES = 300  # presses without a new action: the screen offers no way on
+STUCK_OPENS = 40  # menu -> game -> menu with no move between: the game never stays open
 KIND_CRASH, KIND_GAME = 2, 3
 # menu rows -> what a table plays there (record ids); tools keep no record
 PLAYS = ("space_lunch", "lets_do_lunch", "aqua_score", "battle_race", "days_score")
@@ -499,11 +500,16 @@ class Table:
         last = -1
         self.ldl_games = {}
         b.records_lost = None  # a loss before this game or match is not its business
+        reopened = 0
         while True:
             if self.at_end():
                 break
             g = game_screen(b.app)
             if g is None and b.name() == "MainMenu":
+                reopened += 1
+                if reopened > STUCK_OPENS:  # the game's VM goes straight back to the menu
+                    self.fail("{} opened {} times and the menu shows again".format(
+                        kind, reopened - 1))
                 self.open(kind)  # a power cut before the first save, or Back: carry on
                 continue
             count = len(g.game.actions()) if g is not None else -1

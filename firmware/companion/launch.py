@@ -12,18 +12,12 @@ class Door(Screen):
     """The bottom of a game VM's stack, under the game: shown again only when the game is
     left, and then it goes back to the menu."""
 
-    def __init__(self, app):
-        super().__init__(app)
-        self.shown = 0
-
-    def enter(self):
-        self.shown += 1
-
     def tick(self, now):
-        # still on top once the event is done: the game was left (a screen that pops and
-        # pushes the next one, as a setup list does, shows the door only for a moment)
-        # (and nothing queued to be built over it: app.later)
-        if self.shown > 1 and self.app._later is None:
+        # ticked only on top, once the pass's events are done: the game was left, or it
+        # never opened (a game this firmware lacks). Not while a screen is queued to be
+        # built over it (app.later): a game that opens once its press is handled (Space
+        # Lunch's new deal, New game at an end) is still on its way.
+        if self.app._later is None:
             self.app.hw.relaunch(MENU + self.app.hw.launched)
 
 
@@ -32,9 +26,6 @@ def start_game(app, resume):
     or its new-game screen)."""
     from .loader import open_game
 
-    door = Door(app)
-    app.push(door)
-    open_game(app, app.hw.launched)
-    if app.top is door:  # nothing opened (a game this firmware lacks): back to the menu
-        app.hw.relaunch(MENU + app.hw.launched)
+    app.push(Door(app))
+    open_game(app, app.hw.launched)  # nothing opened: the door's first tick goes back
 

@@ -15,7 +15,7 @@ from .panel import ASK, ENDED, HOLD, IDLE, PLACING, ROLLING, THINKING, TYPING
 from .turn import Dice, dice_line, move_words, roll_words, start_row
 
 NEXT_GAME = 0
-ROLL_MS = 600  # the roll animation (the issue allows about a second)
+ROLL_MS = 600  # the roll animation: a glance at the dice, well under a second
 LED_MS = 1500
 LED_EAT = (255, 40, 20)
 LED_LAST = (255, 200, 0)
