@@ -48,5 +48,5 @@ def test_the_after_table_in_the_baseline_doc_is_the_after_runs():
     after = json.loads((BENCH / "data" / "descriptor_after.json").read_text())
     assert all(a["hold"] == 0 and a["complete"] for a in after)
     rows = descriptor_compare.compare(descriptor_compare.before_rows(baseline), after)
-    table = descriptor_compare.markdown(rows, "now (06b8632)")
+    table = descriptor_compare.markdown(rows, "now (d96f47f)")
     assert table in (BENCH / "descriptor_baseline.md").read_text()
