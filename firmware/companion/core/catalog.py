@@ -43,17 +43,9 @@ def index(game_id):
     return -1
 
 
-_last = [None, None]  # (folder root and id, row): the last row found
-
-
 def about(game_id):
-    """The descriptor row of ``game_id`` (a dict, not to be changed), or None. A screen id
-    that is not a registry row (the Aqua Brunch strength calculator) is found in any game's
-    folder. The last row found is kept while this module is: opening a game asks for the
-    same row several times, and each asks the board's flash for an about.json and parses it."""
-    key = _root() + game_id
-    if _last[0] == key:
-        return _last[1]
+    """The descriptor row of ``game_id`` (a dict), or None. A screen id that is not a
+    registry row (the Aqua Brunch strength calculator) is found in any game's folder."""
     i = index(game_id)
     names = [folder(i)] if i >= 0 else []
     for j in range(len(ROWS)):
@@ -62,8 +54,6 @@ def about(game_id):
     for name in names:
         for row in rows_of(name):
             if row["id"] == game_id:
-                _last[0] = key
-                _last[1] = row
                 return row
     return None
 
