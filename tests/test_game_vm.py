@@ -26,3 +26,20 @@ def test_leaving_the_game_goes_back_to_the_menu(profile, simulate, nvm):
                    nvm)
     t = sim.texts()
     assert t[0] == "Lunchbox" and "Space Lunch" in t, t
+
+
+def test_a_game_vm_reads_its_descriptor_twice_as_it_opens(profile, simulate, nvm,
+                                                           monkeypatch):
+    # each read is an about.json from the board's flash, parsed: the loader reads it once
+    # and passes the game's family on, and the turn clock reads it once more (the catalog is
+    # let go in between); it was five reads, 30-90 ms of a game's opening on the board
+    from companion.core import catalog
+
+    reads = []
+    rows_of = catalog.rows_of
+    sim = simulate(profile, None, nvm)
+    monkeypatch.setattr(catalog, "rows_of", lambda name: (
+        reads.append((sim.hw.launched, name)), rows_of(name))[1])
+    sim.run_script("wait:2000 ok wait:500 ok wait:1000")
+    assert sim.texts()[0].startswith("Card 1 of 9"), sim.texts()
+    assert [r for r in reads if r[0] == "space_lunch"] == [("space_lunch", "space_lunch")] * 2

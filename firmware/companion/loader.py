@@ -7,17 +7,20 @@ from .screens import MessageScreen
 
 
 def game_info(game_id):
-    """``(id, menu label, name, screens module)`` of a game or scoreboard; None for an id no
-    descriptor has."""
+    """``(id, menu label, name, screens module, family)`` of a game or scoreboard (family: the
+    menu row it belongs to, as ``family``); None for an id no descriptor has. One read of its
+    descriptor (a scoreboard's label: its parent's too): on the board each is an about.json
+    read from flash and parsed, so an opening reads it here once and passes the family on."""
     from .core.catalog import about
 
     row = about(game_id)
     if row is None:
         return None
+    parent = row.get("parent")
     label = row.get("label")
-    if label is None and row.get("parent"):
-        label = about(row["parent"]).get("label")
-    return (game_id, label or row["name"], row["name"], row.get("screens"))
+    if label is None and parent:
+        label = about(parent).get("label")
+    return (game_id, label or row["name"], row["name"], row.get("screens"), parent or game_id)
 
 
 def family(game_id):
@@ -31,16 +34,19 @@ def family(game_id):
 _loaded = [None, ()]  # the game whose code is in memory, and the modules loaded before it
 
 
-def forget_other_games(game_id):
+def forget_other_games(game_id, family_id=None):
     """Unload every module loaded since another game was opened (its screens and its rules,
     whether its opening or its play imported them): one game's code fits a Pico's heap beside
     the app, all five games' do not (bench/firmware_memory.py). What to drop is what was not
     in memory before that game, so no naming convention is needed; a module the app itself
     loaded meanwhile (the link, the records) is simply imported again when next needed.
-    Returns the names dropped. Only on the device (unload.UNLOAD)."""
+    Returns the names dropped. Only on the device (unload.UNLOAD). ``family_id``: the
+    game's family, when the caller has it."""
     import sys
 
-    if not modules.UNLOAD or _loaded[0] is None or _loaded[0] == family(game_id):
+    if not modules.UNLOAD or _loaded[0] is None:
+        return []
+    if _loaded[0] == (family_id or family(game_id)):
         return []
     before = set(_loaded[1])
     dropped = sorted([name for name in sys.modules if name not in before])
@@ -51,12 +57,12 @@ def forget_other_games(game_id):
     return dropped
 
 
-def _import_game(game_id, module_name):
-    """Import a game's screen module, noting what was in memory before the game's first."""
+def _import_game(family_id, module_name):
+    """Import a game's screen module, noting what was in memory before its family's first."""
     import sys
 
-    if _loaded[0] != family(game_id):
-        _loaded[0] = family(game_id)
+    if _loaded[0] != family_id:
+        _loaded[0] = family_id
         _loaded[1] = tuple(sorted(sys.modules))
     return __import__(module_name, None, None, ["open"])
 
@@ -67,18 +73,21 @@ def _elsewhere(hw, family_id):
     if hw.relaunch is None:
         return False
     launched = hw.launched
-    return not launched or family(launched) != family_id
+    if not launched:
+        return True
+    return launched != family_id and family(launched) != family_id
 
 
 def open_game(app, game_id, payload=None):
     """Push the game's screen (resuming ``payload`` when given). On the board, a game not
     yet in this VM is started in a fresh one (companion/launch.py): ``payload`` is then
     always the saved game of that id, which the new VM carries on."""
-    if _elsewhere(app.hw, family(game_id)):
+    info = game_info(game_id)
+    family_id = info[4] if info is not None else game_id
+    if _elsewhere(app.hw, family_id):
         app.hw.relaunch(game_id)
         return
-    forget_other_games(game_id)
-    info = game_info(game_id)
+    forget_other_games(game_id, family_id)
     if info is None or info[3] is None:
         label, name = (info[1], info[2]) if info else (game_id, game_id)
         app.push(MessageScreen(app, label, name + " is coming in a later update."))
@@ -87,7 +96,7 @@ def open_game(app, game_id, payload=None):
         saved = app.store.load_game()
         if saved is not None and saved[0] == game_id:
             payload = saved[1]  # opening the game from the menu carries on the saved one
-    module = _import_game(game_id, info[3])
+    module = _import_game(family_id, info[3])
     if payload is None:
         module.open(app, None)
         _warn_if_memory_is_full(app, game_id)
