@@ -38,8 +38,12 @@ def test_a_game_vm_reads_its_descriptor_twice_as_it_opens(profile, simulate, nvm
     reads = []
     rows_of = catalog.rows_of
     sim = simulate(profile, None, nvm)
-    monkeypatch.setattr(catalog, "rows_of", lambda name: (
-        reads.append((sim.hw.launched, name)), rows_of(name))[1])
+
+    def counted(name):
+        reads.append((sim.hw.launched, name))  # in which VM: the menu's, or the game's
+        return rows_of(name)
+
+    monkeypatch.setattr(catalog, "rows_of", counted)
     sim.run_script("wait:2000 ok wait:500 ok wait:1000")
     assert sim.texts()[0].startswith("Card 1 of 9"), sim.texts()
     assert [r for r in reads if r[0] == "space_lunch"] == [("space_lunch", "space_lunch")] * 2
