@@ -94,6 +94,45 @@ def test_the_led_colours_the_firmware_uses_are_valid():
     assert px.shown[:6] == [(0, 60, 127)] * 6 and px.shown[6:] == [(0, 0, 0)] * 2
 
 
+def test_the_strip_is_written_only_when_what_it_shows_changes():
+    """A game asks for its LEDs at every press, mostly unchanged: each write to the strip is a
+    PIO state machine set up on the board (~25 ms of the press on the lane), so the helpers
+    send a frame only when the colours or the brightness change, and every change still goes
+    out at once."""
+    from companion.leds import Leds
+
+    class Counting(sim_hw.SimPixels):
+        sent = 0
+
+        def show(self):
+            self.sent += 1
+            super().show()
+
+    px = Counting(8)
+    leds = Leds(px, 100, True)
+    assert px.sent == 1  # the strip dark from the start
+    for _ in range(5):
+        leds.off()
+    assert px.sent == 1
+    red = (255, 0, 0)
+    leds.show([red] * 8)
+    leds.show([red] * 8)
+    assert px.sent == 2 and px.shown == [(127, 0, 0)] * 8
+    leds.configure(50, True)  # the brightness changes: sent again, at the new brightness
+    assert px.sent == 3 and px.shown == [(63, 0, 0)] * 8
+    leds.configure(50, False)  # switched off in Settings: dark
+    assert px.sent == 4 and px.shown == [(0, 0, 0)] * 8
+    leds.show([red])  # a frame while switched off changes nothing on the strip
+    assert px.sent == 4
+    leds.configure(50, True)
+    assert px.sent == 5 and px.shown == [(63, 0, 0)] + [(0, 0, 0)] * 7
+    leds.wake(0)
+    leds.tick(10 ** 6, lambda a, b: a - b)  # idle: dark; the wake shows the frame again
+    assert px.shown == [(0, 0, 0)] * 8
+    leds.wake(10 ** 6)
+    assert px.sent == 7 and px.shown[0] == (63, 0, 0)
+
+
 # watchdog (ports/raspberrypi/common-hal/watchdog/WatchDogTimer.c)
 
 

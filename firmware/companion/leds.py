@@ -26,6 +26,7 @@ class Leds:
         self.awake = True
         self.last = None
         self.lit = False
+        self._sent = None  # (brightness, colours) last sent to the strip
         self._draw()
 
     def configure(self, brightness, enabled):
@@ -64,8 +65,18 @@ class Leds:
         if p is None:
             return
         on = self.enabled and self.awake and self.frame
-        p.brightness = MAX_BRIGHTNESS * self.brightness / 100
-        for i in range(self.n):
-            p[i] = self.frame[i] if on and i < len(self.frame) else (0, 0, 0)
-        p.show()
+        frame = self.frame if on else ()
+        want = (self.brightness, [frame[i] if i < len(frame) else (0, 0, 0)
+                                  for i in range(self.n)])
         self.lit = bool(on)
+        # a game asks for its LEDs at every press, mostly as they are: a write to the strip
+        # takes ~25 ms of the press on the board (the lane; neopixel_write sets up a PIO state
+        # machine each time), so only a change is sent
+        if want == self._sent:
+            return
+        self._sent = want
+        p.brightness = MAX_BRIGHTNESS * self.brightness / 100
+        colors = want[1]
+        for i in range(self.n):
+            p[i] = colors[i]
+        p.show()
