@@ -46,6 +46,7 @@ from lunchbox.device import fileset, mpycross  # noqa: E402
 from lunchbox.hardware import profiles  # noqa: E402
 
 _LBX = re.compile(r"LBX (\d+) (\S+) free=(\d+) pre=(\d+) ms=(-?\d+)")
+_FIRST = re.compile(r" first=(\d+)")
 
 
 def available():
@@ -145,6 +146,10 @@ class Pass:
         self.free = int(m.group(3))  # gc.mem_free() after a collect
         self.pre = int(m.group(4))  # before it: with the pass's garbage
         self.ms = int(m.group(5))
+        # a pass that drew more than once (the advice worked out after the press's board):
+        # the press to its first refreshed screen; else the pass itself
+        f = _FIRST.search(m.string)
+        self.first = int(f.group(1)) if f else self.ms
         self.key = None  # the key word that led here
 
     def __repr__(self):
@@ -282,6 +287,7 @@ class FlowResult:
                 "screen": screen, "want": top, "top": last_top,
                 "free": min((p.free for p in got), default=None),
                 "ms": max((p.ms for p in got), default=None),
+                "first_ms": max((p.first for p in got), default=None),
             })
 
     @property

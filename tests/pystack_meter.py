@@ -34,9 +34,12 @@ ABOVE = {
     ("companion/app.py", "App.__init__"): (_CODE, _MAIN),
     _MAIN: (_CODE,),
 }
-# a frame the board has between two the simulator runs: the lane's trace wrapper between the
-# main loop and its pass (the simulator runs main.run without it)
-BETWEEN = {(_RUN, _STEP): _TRACED}
+# a frame the board has between two the simulator runs: the lane's trace wrappers between the
+# main loop and its pass, and between the pass and its refresh (the simulator runs main.run
+# without them)
+BETWEEN = {(_RUN, _STEP): _TRACED,
+           (_STEP, ("companion/app.py", "App.refresh")): ("companion/trace.py",
+                                                         "attach.traced_refresh")}
 
 
 def _sources():

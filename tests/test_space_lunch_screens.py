@@ -124,6 +124,50 @@ def test_threat_warning_in_words_and_red_leds(profile, run):
     assert not any(any(c) for c in sim.pixels.shown)
 
 
+def test_the_board_comes_before_the_coupon_ratings(profile, run, monkeypatch):
+    """Rating the coupon actions takes half a second on the board: the press that brings
+    such a turn draws its board first ("Thinking...", no cursor yet, the LEDs already red),
+    then the advice and the cursor on the suggested stop in the same pass; and a press made
+    meanwhile acts on the suggestion, as when the hints came at once."""
+    from companion import display
+    from companion.games.space_lunch import solo
+    from lunchbox.sim.inspect import texts
+
+    frames = []
+    refresh = display._Display.refresh
+
+    def recording(self):
+        refresh(self)
+        top = Watch.apps[-1].top if Watch.apps else None
+        frames.append((getattr(top, "key", None), texts(self.root),
+                       getattr(top, "rated", None) is not None))
+
+    monkeypatch.setattr(display._Display, "refresh", recording)
+    sim = run(profile, "wait:3000 ok ok ok*45")  # the all-OK Easy game's threat turn
+    key = frames[-1][0]
+    turn = [f for f in frames if f[0] == key]
+    assert len(turn) == 2, turn
+    (_, first, waiting), (_, last, done_waiting) = turn
+    assert waiting and not done_waiting
+    assert solo.THINKING in first and "Your turn" in first
+    assert solo.THINKING not in last
+    assert "use Hot Drink c2 r3 to save" in last or "Hot Drink c2 r3 saves" in last
+    assert any(t.startswith("Use a coupon") for t in last)  # the cursor on the suggestion
+    assert any(c[0] > 0 and c[1] == 0 and c[2] == 0 for c in sim.pixels.shown)
+
+    # a press handled before the ratings (two presses read in one pass): the ratings first
+    screen = sim.app().top
+    screen.show()  # as the press that brought the turn left it
+    key = screen.key
+    screen.key = -1
+    screen.show()
+    assert screen.rated is not None and screen.key == key
+    screen.on_button(2, 0)  # OK (core.buttons.OK, a short press)
+    assert screen.rated is None
+    assert screen.options is not None  # the coupon menu: the suggested stop was taken
+    assert screen.options[screen.sel][1] == "hot"
+
+
 def test_hints_off(profile, run, nvm):
     # new-game list: Hints (row 5) off, then Easy; the first turn has no advice and the
     # cursor starts on the top card of the Pick column

@@ -13,7 +13,9 @@ screen. That a flow runs at all with the bytes held back is what shows the margi
 that needs more raises MemoryError there. Never imported unless the trace is on.
 
 A part of a pass the code timed itself (``span("move", ms)``: the computer's move) follows
-as `` move=<ms>``, and that pass is printed even if it handled no event."""
+as `` move=<ms>``, and that pass is printed even if it handled no event. A pass that drew the
+screen more than once (a press's board, then the advice worked out after it: Space Lunch's
+coupon ratings) also gives `` first=<ms>``: the press to its first refreshed screen."""
 
 import gc
 
@@ -30,14 +32,27 @@ def attach(app, clock):
     """Wrap ``app.step`` so each pass that did something is printed (an instance attribute:
     App itself is unchanged)."""
     step = app.step
+    refresh = app.refresh
     seen_handled = [-1]
     seen_top = [""]
+    drawn = [0, 0]  # the pass's refreshes, and when its first one ended
+
+    def traced_refresh():
+        n = app.refreshes
+        refresh()
+        if app.refreshes != n:
+            drawn[0] += 1
+            if drawn[0] == 1:
+                drawn[1] = clock()
 
     def traced():
         # the pass runs under this frame: it holds only t0 (every frame here is taken from
         # CircuitPython's small Python stack, CIRCUITPY_PYSTACK_SIZE, under the app's own)
         t0 = clock()
+        drawn[0] = 0
         step()
+        if drawn[0] > 1:
+            span("first", (drawn[1] - t0) % 0x20000000)
         report(t0)
 
     def report(t0):
@@ -53,3 +68,4 @@ def attach(app, clock):
             seen_top[0] = top
 
     app.step = traced
+    app.refresh = traced_refresh

@@ -11,11 +11,14 @@ from shared_rules.space_lunch.actions import AUTOMA_SEAT, DIFFICULTIES, decode, 
 from . import view as V
 from .table import SpaceLunchScreen
 
+THINKING = "Thinking..."
 RED = (255, 0, 0)
 GREEN = (0, 200, 0)
 
 
 class SoloScreen(SpaceLunchScreen):
+    rated = None  # the takes' ratings while the coupons' wait for the board to be drawn
+
     def _panel(self, d, lay):
         g = displayio.Group()
         if d.mono:
@@ -42,17 +45,43 @@ class SoloScreen(SpaceLunchScreen):
         return self.hint
 
     def _think(self):
+        self.rated = None
         if not self.app.settings.hints:
             return  # no hints: no suggestion, no words, no LEDs (asked for only with hints on)
         e = self.e
         want, words, led = None, "", V.LED_OFF
         if not e.is_over() and not e.pending:
             if e.turn != AUTOMA_SEAT:
-                want, words, led = V.evaluate(e, self.d.mono)
-                words = V.squeeze(words, self.lay.cols)
+                rated = V.rate_takes(e)
+                if V.rates_coupons(e, rated):
+                    # rating the coupons takes half a second on the board: the press's board
+                    # is drawn first ("Thinking..."), the advice and the cursor come in the
+                    # same pass (tick), or before the next press is handled (_settle)
+                    self.rated = rated
+                    led = V.leds(e, rated)
+                else:
+                    want, words, led = V.evaluate(e, self.d.mono, rated)
+                    words = V.squeeze(words, self.lay.cols)
             else:
                 led = V.leds(e)
         self.hint = (self.key, want, words, led)
+
+    def _settle(self):
+        rated = self.rated
+        if rated is None:
+            return False
+        self.rated = None
+        want, words, led = V.evaluate(self.e, self.d.mono, rated)
+        self.hint = (self.key, want, V.squeeze(words, self.lay.cols), led)
+        if self.coupon is None and self.options is None:
+            self._aim()
+        return True
+
+    def tick(self, now):
+        super().tick(now)
+        if self._settle():
+            self.draw()
+            self.changed()
 
     def _suggested(self):
         if not self.app.settings.hints:
@@ -106,6 +135,9 @@ class SoloScreen(SpaceLunchScreen):
                     where(c), e.grid[c])
             if self.app.settings.hints:
                 led = self._advice()[3]
+        elif self.rated is not None:  # the coupons being rated (_think)
+            title, line = "Your turn", THINKING
+            led = self.hint[3]
         else:
             title, line, cursor = self._turn_lines()
             words = ""

@@ -93,12 +93,16 @@ class SpaceLunchScreen(Coupons, GameScreen):
                     self._wheel_for(a, self.key + 1)
         else:
             self.stops = V.stops(e)
-            want = self._suggested()
-            if want is not None:
-                kind, c = decode(want)[:2]
-                target = c if kind == "take" else V.COUPON
-                if target in self.stops:
-                    self.sel = self.stops.index(target)
+            self._aim()
+
+    def _aim(self):
+        """The turn's cursor on the suggested action's stop, when there is a suggestion."""
+        want = self._suggested()
+        if want is not None:
+            kind, c = decode(want)[:2]
+            target = c if kind == "take" else V.COUPON
+            if target in self.stops:
+                self.sel = self.stops.index(target)
 
     def _wheel_for(self, e, n):
         """The food wheel for the card to enter in ``e`` (``n`` actions into the game); when
@@ -119,6 +123,11 @@ class SpaceLunchScreen(Coupons, GameScreen):
 
     def _think(self):
         """Work out the hints of a new state (the solo screen has them)."""
+
+    def _settle(self):
+        """Finish hints left for after the board was drawn (the solo screen's coupon
+        ratings); True when there were some."""
+        return False
 
     def show(self):
         key = self.game.moves()
@@ -222,6 +231,9 @@ class SpaceLunchScreen(Coupons, GameScreen):
         return head, why
 
     def on_game_button(self, button, kind):
+        # a press acts on the screen as it will be: with the hints left for later finished
+        # (a quick OK takes the suggested card, as when the hints came at once)
+        self._settle()
         if self.game.is_terminal():
             if button == OK and kind != LONG:
                 leave(self.app, self.again())()

@@ -247,20 +247,35 @@ def leds(e, takes=None):
     return LED_OFF
 
 
-def evaluate(e, short=False):
+def rate_takes(e):
+    """The ratings of the human's takes (the quick part of the hints: ~40 ms on a Pico)."""
+    from shared_rules.space_lunch.hints import hints
+
+    return hints(e, coupons=False)
+
+
+def rates_coupons(e, rated):
+    """Do the hints rate the coupon actions too in this position (``rated``: rate_takes(e))? That
+    plays the game forward hundreds of times: half a second on a Pico."""
+    from shared_rules.space_lunch.hints import _playing, coupons_matter
+
+    return bool(e.coupons and not e.acted and _playing(e) and (
+        not rated or _wants_coupons(e, rated) or coupons_matter(e, rated)))
+
+
+def evaluate(e, short=False, rated=None):
     """(suggested action, advice words, LED state) for the human's solo turn, rating each
     action once: suggest(), advice() and leds() each ask for the same ratings, and rating the
     coupon actions plays the game forward hundreds of times (tenths of a second on a Pico).
-    The ratings are made here, one call below, because the hint search's frames on
-    CircuitPython's small Python stack come on top of the app's (ARCHITECTURE.md)."""
+    ``rated``: rate_takes(e), when the caller has it. The ratings are made here, one call below,
+    because the hint search's frames on CircuitPython's small Python stack come on top of the
+    app's (ARCHITECTURE.md)."""
     from shared_rules.space_lunch import hints as H
 
-    takes = H.hints(e, False)
-    every = None
-    if e.coupons and not e.acted and H._playing(e) and (
-            not takes or _wants_coupons(e, takes) or H.coupons_matter(e, takes)):
-        every = H.hints(e)
-    return suggest(e, takes, every), H.advice(e, short, takes, every), leds(e, takes)
+    if rated is None:
+        rated = H.hints(e, False)
+    every = H.hints(e) if rates_coupons(e, rated) else None
+    return suggest(e, rated, every), H.advice(e, short, rated, every), leds(e, rated)
 
 
 # --- words ----------------------------------------------------------------------------------
