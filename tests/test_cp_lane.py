@@ -76,8 +76,8 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     # power-on is finished at the first refresh: companion/hwpico.py)
     assert shot["shows"] and shot["faults"] == [], shot
     board = Image.open(shot["path"]).convert("L")
-    if "display" in profile:  # the Display Pack's panel is portrait; rotation 270 in settings
-        board = board.rotate(-90, expand=True)
+    if "display" in profile:  # the Display Pack's glass is portrait (lane.js keeps it so)
+        board = board.rotate(90, expand=True)
     sim = Simulator(profile, nvm_path=None, mode="headless")
     try:
         sim.run_script("wait:3000 next shot:{}".format(tmp_path / "sim.png"))

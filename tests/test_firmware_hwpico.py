@@ -196,8 +196,10 @@ def test_display_pack_build(monkeypatch):
     # profile's clock, the ST7789V's fastest
     assert repr(d.bus) == repr(("FourWire", ("SPI", Pin("GP18"), Pin("GP19")), Pin("GP16"),
                                 Pin("GP17"), ("baudrate", 62500000)))
-    assert (d.kw["rowstart"], d.kw["colstart"]) == (40, 53)  # the Display Pack's window
-    assert d.kw["width"] == 240 and d.kw["height"] == 135 and d.kw["rotation"] == 270
+    # the Display Pack's window, in the panel's landscape addressing (MV): displayio turns
+    # nothing
+    assert (d.kw["rowstart"], d.kw["colstart"]) == (53, 40)
+    assert d.kw["width"] == 240 and d.kw["height"] == 135 and d.kw["rotation"] == 0
     assert d.kw["backlight_pin"].name == "GP20"
     assert d.auto_refresh is False and d.root_group is hw.display.root
     assert type(hw.display).__name__ == "ColorDisplay"
@@ -472,9 +474,18 @@ def _library_sequence(monkeypatch):
     return adafruit_st7789.ST7789(None, width=240, height=135).init_sequence
 
 
-def _modes(cmds):
-    """What each mode command was last told."""
-    return {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
+# MADCTL for the Display Pack's landscape (rotation 270): MX|MV|ML, the picture turned in the
+# panel (Pimoroni's own driver's value), where adafruit_st7789's MX|MY leaves displayio to
+# turn it (docs/firmware.md, "Screens and redraws")
+LANDSCAPE_MADCTL = b"\x70"
+
+
+def _modes(cmds, madctl=None):
+    """What each mode command was last told (``madctl``: MADCTL's argument in its place)."""
+    got = {c: a for c, a, _ms in cmds if c in (0x11, 0x3A, 0x36, 0x21, 0x13, 0x29)}
+    if madctl is not None:
+        got[0x36] = madctl
+    return got
 
 
 def _datasheet_power_on(hw, monkeypatch):
@@ -496,7 +507,7 @@ def _datasheet_power_on(hw, monkeypatch):
     # SLPOUT's waits, with 2 ms for the board's sleeps ending up to a tick early
     assert sent[0][2] - built >= 122 and sent[1][2] - sent[0][2] >= 7
     assert sum(ms for _c, _a, ms in lib) >= 1000 and clock[0] - built <= 132
-    assert {c: a for c, a, _t in sent} == _modes(lib)
+    assert {c: a for c, a, _t in sent} == _modes(lib, LANDSCAPE_MADCTL)
     assert driver.refreshes == 1
     hw.display.refresh()  # once only
     assert len(calls["sent"]) == 6 and driver.refreshes == 2
@@ -539,7 +550,7 @@ def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
     hw = hwpico.build()
     d = calls["driver"]
     assert hw.launched == "aqua_brunch"
-    assert (d.kw["rowstart"], d.kw["colstart"], d.kw["rotation"]) == (40, 53, 270)
+    assert (d.kw["rowstart"], d.kw["colstart"], d.kw["rotation"]) == (53, 40, 0)
     assert d.kw["backlight_pin"].name == "GP20" and d.kw["auto_refresh"] is False
     assert d.auto_refresh is False and d.root_group is hw.display.root
     short = _commands(d.init_sequence)
@@ -547,7 +558,7 @@ def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
     assert 0x01 not in [c for c, _a, _ms in short]  # no SWRESET: the panel keeps its RAM
     full = _commands(_library_sequence(monkeypatch))
     assert sum(ms for _c, _a, ms in full) >= 1000
-    assert _modes(short) == _modes(full)
+    assert _modes(short) == _modes(full, LANDSCAPE_MADCTL)
 
 
 def test_a_wired_reset_line_gets_the_full_sequence_after_a_relaunch(monkeypatch):

@@ -49,6 +49,17 @@ _ST7789_RESET_MS = 122
 # without delays (SLPOUT 7 ms, in case): those delays were most of a game's opening.
 _ST7789_AWAKE = (b"\x11\x80\x07" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
                  b"\x13\x80\x00" b"\x29\x80\x00")
+_MADCTL_AT = 9  # where the MADCTL byte (0x36's argument, 0xc0 above) sits in the sequence
+# How each rotation addresses the glass (135 columns by 240 rows, a window of the controller's
+# 240 x 320): (MADCTL, displayio's rotation, colstart, rowstart). The two landscape ones turn
+# the picture in the panel itself (MV, the row/column exchange, as Pimoroni's own driver does
+# for the Display Pack), so displayio draws rows 240 pixels long: a whole screen goes out in
+# 135 pieces instead of 240, and displayio walks the screen's layers once for each piece
+# (~20 % of a whole screen's redraw on the lane). The picture is the same as with displayio
+# turning it (MX|MY, rotation 270 or 90, colstart 53, rowstart 40, Adafruit's settings), which
+# portrait (0, 180) keeps (tests/test_cp_lane.py compares the glass with the simulator).
+_ST7789_ROTATIONS = {270: (0x70, 0, 40, 53), 90: (0xB0, 0, 40, 52), 0: (0xC0, 0, 53, 40),
+                     180: (0xC0, 180, 53, 40)}
 
 
 def _st7789(cfg, pins, reset, awake):
@@ -66,15 +77,19 @@ def _st7789(cfg, pins, reset, awake):
     bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset,
                    baudrate=cfg["spi_hz"])
     backlight = pin(pins["backlight"]) if "backlight" in pins else None
+    madctl, rotation, colstart, rowstart = _ST7789_ROTATIONS[cfg["rotation"]]
+    steps = bytearray(_ST7789_AWAKE)
+    steps[_MADCTL_AT] = madctl
+    steps = bytes(steps)
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
-    driver = BusDisplay(bus, _ST7789_AWAKE if awake else _ST7789_RESET, width=cfg["width"],
-                        height=cfg["height"], rotation=cfg["rotation"], rowstart=40,
-                        colstart=53, backlight_pin=backlight, auto_refresh=False)
+    driver = BusDisplay(bus, steps if awake else _ST7789_RESET, width=cfg["width"],
+                        height=cfg["height"], rotation=rotation, rowstart=rowstart,
+                        colstart=colstart, backlight_pin=backlight, auto_refresh=False)
     if awake:
         return driver, None
     from .panelwake import panel_wake
 
-    return driver, panel_wake(bus, _ST7789_AWAKE, supervisor.ticks_ms(), _ST7789_RESET_MS)
+    return driver, panel_wake(bus, steps, supervisor.ticks_ms(), _ST7789_RESET_MS)
 
 
 # The SSD1306's set-up for busdisplay.BusDisplay, adafruit_displayio_ssd1306's commands without

@@ -98,20 +98,41 @@ function firstFlash() {
 // SLPIN no sooner than 120 ms after SLPOUT. A command sent too soon is a fault (the panel
 // may ignore it on a real board); a frame is shown only once the panel is out of sleep with
 // its display on. `now` is the emulated clock in seconds.
+// The panel's RAM is kept as the glass has it (240 columns by 320 rows), so a frame reads back
+// the same whichever way the firmware addresses it: MADCTL (0x36) is applied as the ST7789V
+// does. MV (0x20) exchanges the host's column and row (CASET then runs along the 320 rows);
+// MX (0x40) then mirrors the glass's columns and MY (0x80) its rows; ML (0x10) and the colour
+// order bits change nothing stored. (That the mirrors act on the glass's axes after the
+// exchange is what makes the vendors' settings for the Display Pack agree: Adafruit's MX|MY
+// with its column start 53, and Pimoroni's MX|MV with row start 53 and MY|MV with row start
+// 52, all address the glass's columns 52-186.)
 function st7789(now) {
   const W = 240;
   const H = 320;
   const ram = new Uint16Array(W * H);
   const s = { cmd: -1, args: [], x0: 0, x1: W - 1, y0: 0, y1: H - 1, x: 0, y: 0, hi: -1,
     bytes: 0, frames: 0, lo: [W, H], hiXY: [0, 0], asleep: true, on: false, faults: [],
-    resetAt: -1, sleptOutAt: -1 };
+    resetAt: -1, sleptOutAt: -1, madctl: 0 };
+  const store = (x, y, px) => {
+    let col = x;
+    let row = y;
+    if (s.madctl & 0x20) { col = y; row = x; }
+    if (s.madctl & 0x40) col = W - 1 - col;
+    if (s.madctl & 0x80) row = H - 1 - row;
+    if (col < 0 || col >= W || row < 0 || row >= H) return;
+    ram[row * W + col] = px;
+    if (col < s.lo[0]) s.lo[0] = col;
+    if (row < s.lo[1]) s.lo[1] = row;
+    if (col > s.hiXY[0]) s.hiXY[0] = col;
+    if (row > s.hiXY[1]) s.hiXY[1] = row;
+  };
   const fault = (why) => { if (s.faults.length < 20) s.faults.push(`${why} at ${now().toFixed(4)} s`); };
   s.command = (b) => {
     const t = now();
     const ms = (since) => (since < 0 ? Infinity : (t - since) * 1000);
     if (ms(s.resetAt) < 5) fault(`command 0x${b.toString(16)} ${ms(s.resetAt).toFixed(1)} ms after SWRESET`);
     else if (ms(s.sleptOutAt) < 5) fault(`command 0x${b.toString(16)} ${ms(s.sleptOutAt).toFixed(1)} ms after SLPOUT`);
-    if (b === 0x01) { s.resetAt = t; s.asleep = true; s.on = false; }
+    if (b === 0x01) { s.resetAt = t; s.asleep = true; s.on = false; s.madctl = 0; }
     else if (b === 0x11) {
       if (ms(s.resetAt) < 120) fault(`SLPOUT ${ms(s.resetAt).toFixed(1)} ms after SWRESET`);
       if (s.asleep) s.sleptOutAt = t;
@@ -133,7 +154,9 @@ function st7789(now) {
       if (b === 0x2c) { s.x = s.x0; s.y = s.y0; s.frames++; }
       return;
     }
-    if (s.cmd === 0x2a || s.cmd === 0x2b) {
+    if (s.cmd === 0x36) {
+      s.madctl = b;
+    } else if (s.cmd === 0x2a || s.cmd === 0x2b) {
       s.args.push(b);
       if (s.args.length === 4) {
         const a = (s.args[0] << 8) | s.args[1];
@@ -145,13 +168,7 @@ function st7789(now) {
       if (s.hi < 0) { s.hi = b; return; }
       const px = (s.hi << 8) | b;
       s.hi = -1;
-      if (s.x < W && s.y < H) {
-        ram[s.y * W + s.x] = px;
-        if (s.x < s.lo[0]) s.lo[0] = s.x;
-        if (s.y < s.lo[1]) s.lo[1] = s.y;
-        if (s.x > s.hiXY[0]) s.hiXY[0] = s.x;
-        if (s.y > s.hiXY[1]) s.hiXY[1] = s.y;
-      }
+      store(s.x, s.y, px);
       if (++s.x > s.x1) { s.x = s.x0; s.y++; }
     }
   };
