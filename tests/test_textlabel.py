@@ -80,3 +80,34 @@ def test_cells_is_the_grids_width_blanks_included():
     lab.text = "abcdef"
     assert lab.cells == 6
 
+
+
+def test_every_character_gets_the_fonts_own_tile():
+    """The built-in font's printable ASCII is written without a get_glyph() a character (its
+    tiles are in code order); each is still the tile the font gives, and a character the font
+    has not is "?"."""
+    printable = "".join(chr(o) for o in range(32, 127))
+    lab = Label(terminalio.FONT, text=printable + "\u00e9")
+    font = terminalio.FONT
+    want = [font.get_glyph(ord(c)).tile_index for c in printable] + [font.get_glyph(63).tile_index]
+    assert tiles(lab._rows[0]) == want
+
+
+def test_a_font_with_its_own_order_is_asked_for_each_tile():
+    class Reversed:
+        """A font whose sheet holds printable ASCII backwards."""
+
+        bitmap = terminalio.FONT.bitmap
+
+        def get_bounding_box(self):
+            return terminalio.FONT.get_bounding_box()
+
+        def get_glyph(self, codepoint):
+            class Glyph:
+                tile_index = 126 - codepoint if 32 <= codepoint <= 126 else None
+            return Glyph() if 32 <= codepoint <= 126 else None
+
+    lab = Label(Reversed(), text="A~ ")
+    assert tiles(lab._rows[0]) == [126 - 65, 0, 94]
+    lab = Label(terminalio.FONT, text="A")  # the built-in font after it: in order again
+    assert tiles(lab._rows[0]) == [33]

@@ -19,11 +19,25 @@ def tile(font, ch):
     return glyph.tile_index
 
 
+_seen = [None, False]  # the last font asked about, and whether its ASCII tiles are in order
+
+
+def _in_order(font):
+    """Does ``font`` keep printable ASCII as tiles 0-94 in code order, as the built-in font
+    does (shared-module/fontio/BuiltinFont.c)? Then a character's tile is ord(c) - 32: each
+    get_glyph() makes a Glyph, ~50 us on the board, for every character a label writes."""
+    if _seen[0] is not font:
+        _seen[0] = font
+        _seen[1] = tile(font, " ") == 0 and tile(font, "A") == 33 and tile(font, "~") == 94
+    return _seen[1]
+
+
 class Label(displayio.Group):
     def __init__(self, font, text="", color=0xFFFFFF, scale=1, anchor_point=(0, 0),
                  anchored_position=(0, 0), line_spacing=1.0, background=None):
         super().__init__(scale=scale)
         self._font = font
+        self._ascii = _in_order(font)
         box = font.get_bounding_box()
         self._cw = box[0]
         self._ch = box[1]
@@ -43,6 +57,10 @@ class Label(displayio.Group):
         self.text = text
 
     def _tile(self, ch):
+        if self._ascii:
+            o = ord(ch)
+            if 32 <= o <= 126:
+                return o - 32
         return tile(self._font, ch)
 
     def _row(self, width, y):
