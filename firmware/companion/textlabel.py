@@ -37,7 +37,6 @@ class Label(displayio.Group):
                  anchored_position=(0, 0), line_spacing=1.0, background=None):
         super().__init__(scale=scale)
         self._font = font
-        self._ascii = _in_order(font)
         box = font.get_bounding_box()
         self._cw = box[0]
         self._ch = box[1]
@@ -57,10 +56,10 @@ class Label(displayio.Group):
         self.text = text
 
     def _tile(self, ch):
-        if self._ascii:
-            o = ord(ch)
-            if 32 <= o <= 126:
-                return o - 32
+        # (no attribute of its own for it: a label's every attribute is heap, ~20 on a screen)
+        o = ord(ch)
+        if 32 <= o <= 126 and _in_order(self._font):
+            return o - 32
         return tile(self._font, ch)
 
     def _row(self, width, y):
