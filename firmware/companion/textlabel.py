@@ -25,7 +25,8 @@ _seen = [None, False]  # the last font asked about, and whether its ASCII tiles 
 def _in_order(font):
     """Does ``font`` keep printable ASCII as tiles 0-94 in code order, as the built-in font
     does (shared-module/fontio/BuiltinFont.c)? Then a character's tile is ord(c) - 32: each
-    get_glyph() makes a Glyph, ~50 us on the board, for every character a label writes."""
+    get_glyph() makes a Glyph, ~70 us on the board (bench/cp_redraw_costs.py), for every
+    character a label writes."""
     if _seen[0] is not font:
         _seen[0] = font
         _seen[1] = tile(font, " ") == 0 and tile(font, "A") == 33 and tile(font, "~") == 94
