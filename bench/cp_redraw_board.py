@@ -13,14 +13,13 @@ import vectorio
 from busdisplay import BusDisplay
 from fourwire import FourWire
 
+from companion.hwpico import ST7789_ROTATIONS, st7789_awake
 from companion.textlabel import Label
 
 ticks = supervisor.ticks_ms
-_SEQ = (b"\x01\x80\x7a" b"\x11\x80\x07" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
-        b"\x13\x80\x00" b"\x29\x80\x00")
-# (MADCTL, displayio's rotation, colstart, rowstart): the panel turning the picture (what
-# companion/hwpico.py does) and displayio turning it (Adafruit's settings)
-WAYS = {"panel": (0x70, 0, 40, 53), "displayio": (0xC0, 270, 53, 40)}
+# (MADCTL, displayio's rotation, colstart, rowstart): the panel turning the picture (what the
+# firmware does for the Display Pack's rotation 270) and displayio turning it (Adafruit's)
+WAYS = {"panel": ST7789_ROTATIONS[270], "displayio": (0xC0, 270, 53, 40)}
 _spi = []
 
 
@@ -33,9 +32,8 @@ def make(way):
     spi = busio.SPI(board.GP18, MOSI=board.GP19)
     _spi.append(spi)
     bus = FourWire(spi, command=board.GP16, chip_select=board.GP17, baudrate=62500000)
-    seq = bytearray(_SEQ)
-    seq[12] = madctl
-    return BusDisplay(bus, bytes(seq), width=240, height=135, rotation=rotation,
+    seq = b"\x01\x80\x7a" + st7789_awake(madctl)  # SWRESET, 122 ms, then the modes
+    return BusDisplay(bus, seq, width=240, height=135, rotation=rotation,
                       colstart=colstart, rowstart=rowstart, backlight_pin=board.GP20,
                       auto_refresh=False)
 

@@ -5,20 +5,17 @@ ST7789 (SPI at 62.5 MHz), for a few made-up screens, both with the panel turning
 
     .venv/bin/python bench/cp_redraw_costs.py [--json OUT]
 
-The drive holds the firmware as `lunchbox sync` builds it (for companion/textlabel.py) with
-bench/cp_redraw_board.py as its code.py. Prints ms of emulated time at 125 MHz a refresh, and
-per layer and piece the cost of the walk displayio makes of the whole tree for each piece of
-each area it draws (an area goes out in pieces of at most 256 pixels).
-docs/firmware.md, "Screens and redraws", quotes it.
+The drive holds the firmware as `lunchbox sync` builds it (for companion/textlabel.py and the
+panel's settings in companion/hwpico.py) with bench/cp_redraw_board.py as its code.py. Prints
+ms of emulated time at 125 MHz a refresh, and per layer and piece the cost of the walk
+displayio makes of the whole tree for each piece of each area it draws (an area goes out in
+pieces of at most 256 pixels). docs/firmware.md, "Screens and redraws", quotes it.
 """
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -32,31 +29,15 @@ PIECES = {"panel": 135, "displayio": 240}  # a whole screen's pieces: rows of 24
 
 
 def run():
-    profile, files = cplane.drive_files(PROFILE, trace=False)
-    files = dict(files)
-    files["code.py"] = (HERE / "cp_redraw_board.py").read_bytes()
-    buttons, display = cplane._pins(profile)
-    with tempfile.TemporaryDirectory() as tmp:
-        image = Path(tmp) / "circuitpy.img"
-        cplane.fat_image(files, image)
-        script = Path(tmp) / "keys.json"
-        script.write_text("[]")
-        cmd = ["node", str(cplane.DRIVER), "--uf2", str(cplane.UF2), "--bootrom",
-               str(cplane.BOOTROM), "--fs", str(image), "--script", str(script),
-               "--buttons", buttons, "--display", display, "--out", tmp, "--timeout", "900"]
-        env = dict(os.environ, NODE_PATH=str(cplane.NODE_MODULES))
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=960)
+    board = (HERE / "cp_redraw_board.py").read_bytes()
+    lane = cplane.run(PROFILE, [], files={"code.py": board})
     got = {}
-    for line in proc.stdout.splitlines():
-        try:
-            text = json.loads(line).get("text", "")
-        except ValueError:
-            text = line
-        m = _COST.search(text or "")
+    for line in lane.lines:
+        m = _COST.search(line)
         if m:
             got.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
     if not got.get("panel") or not got.get("displayio"):
-        raise SystemExit("the board printed no figures:\n" + proc.stdout[-2000:])
+        raise SystemExit("the board printed no figures:\n" + lane.transcript())
     return got
 
 

@@ -72,9 +72,10 @@ def _pins(profile):
     return buttons, display
 
 
-def drive_files(profile_name, mpy=True, trace=True, hold=0, extra=None):
+def drive_files(profile_name, mpy=True, trace=True, hold=0, extra=None, files=None):
     """The CIRCUITPY file set as `lunchbox sync` builds it (drive path -> bytes), with the
-    trace switched on in settings.toml."""
+    trace switched on in settings.toml; ``files`` (drive path -> bytes) put over it, after
+    the compile (a bench's own code.py)."""
     profile = profiles.load_profile(profile_name)
     settings = fileset.merge_settings(b"", profiles.render_settings(profile))
     if trace:
@@ -83,10 +84,10 @@ def drive_files(profile_name, mpy=True, trace=True, hold=0, extra=None):
             settings += "LUNCHBOX_TRACE_HOLD = {}\n".format(hold).encode()
     for line in extra or ():
         settings += line.encode() + b"\n"
-    files = fileset.build(profile, settings)
+    built = fileset.build(profile, settings)
     if mpy:
-        files = mpycross.compile_files(mpycross.find(str(MPY_CROSS)), files)
-    return profile, files
+        built = mpycross.compile_files(mpycross.find(str(MPY_CROSS)), built)
+    return profile, dict(built, **(files or {}))
 
 
 def fat_image(files, path):
@@ -118,9 +119,9 @@ def cache_dir():
     return d
 
 
-def image_for(profile_name, mpy=True, hold=0, extra=None):
+def image_for(profile_name, mpy=True, hold=0, extra=None, files=None):
     """(profile, image path, files): built once per distinct file set."""
-    profile, files = drive_files(profile_name, mpy=mpy, hold=hold, extra=extra)
+    profile, files = drive_files(profile_name, mpy=mpy, hold=hold, extra=extra, files=files)
     h = hashlib.sha256()
     for rel in sorted(files):
         h.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
@@ -225,13 +226,14 @@ def expand(words):
     return out
 
 
-def run(profile_name, words, mpy=True, hold=0, out=None, timeout=900, extra=None):
+def run(profile_name, words, mpy=True, hold=0, out=None, timeout=900, extra=None, files=None):
     """Boot the board with the drive for ``profile_name`` and play ``words`` (tests/cp/lane.js
-    key words). Returns a Run."""
+    key words); ``files``: drive files put over the synced ones. Returns a Run."""
     why = available()
     if why:
         raise RuntimeError("the real-CircuitPython lane cannot run: " + why)
-    profile, image, _files = image_for(profile_name, mpy=mpy, hold=hold, extra=extra)
+    profile, image, _files = image_for(profile_name, mpy=mpy, hold=hold, extra=extra,
+                                       files=files)
     buttons, display = _pins(profile)
     out = Path(out) if out else cache_dir() / "shots"
     out.mkdir(parents=True, exist_ok=True)

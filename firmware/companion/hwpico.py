@@ -37,7 +37,7 @@ def _display(cfg, warm=False):
 # invert) with the ST7789V datasheet's waits instead of its 1.2 s of delays: 120 ms after
 # SWRESET before SLPOUT, 5 ms after SLPOUT before the next command, none after the rest
 # (tests/cp/lane.js's panel checks them).
-# After a power-on or a reset, BusDisplay sends SWRESET alone, and the rest (_ST7789_AWAKE)
+# After a power-on or a reset, BusDisplay sends SWRESET alone, and the rest (st7789_awake)
 # goes before the first refresh (panelwake.py): the 120 ms pass while the app and
 # the menu are built. Power-on to the menu was 4.2 s with the library's delays.
 # CircuitPython's sleeps count 1/1024 s ticks from a tick already under way, so a wait can
@@ -45,11 +45,16 @@ def _display(cfg, warm=False):
 # more than the datasheet's least.
 _ST7789_RESET = b"\x01\x80\x00"
 _ST7789_RESET_MS = 122
-# A panel already set up (a VM started by relaunch) is only told the same modes again,
-# without delays (SLPOUT 7 ms, in case): those delays were most of a game's opening.
-_ST7789_AWAKE = (b"\x11\x80\x07" b"\x3a\x81\x55\x00" b"\x36\x81\xc0\x00" b"\x21\x80\x00"
-                 b"\x13\x80\x00" b"\x29\x80\x00")
-_MADCTL_AT = 9  # where the MADCTL byte (0x36's argument, 0xc0 above) sits in the sequence
+
+
+def st7789_awake(madctl):
+    """The modes the panel is left in, ``madctl`` its addressing (below). A panel already set
+    up (a VM started by relaunch) is only told them again, without delays (SLPOUT 7 ms, in
+    case): those delays were most of a game's opening."""
+    return (b"\x11\x80\x07" b"\x3a\x81\x55\x00" b"\x36\x81" + bytes((madctl,)) + b"\x00"
+            b"\x21\x80\x00" b"\x13\x80\x00" b"\x29\x80\x00")
+
+
 # How each rotation addresses the glass (135 columns by 240 rows, a window of the controller's
 # 240 x 320): (MADCTL, displayio's rotation, colstart, rowstart). The two landscape ones turn
 # the picture in the panel itself (MV, the row/column exchange, as Pimoroni's own driver does
@@ -58,7 +63,7 @@ _MADCTL_AT = 9  # where the MADCTL byte (0x36's argument, 0xc0 above) sits in th
 # (~20 % of a whole screen's redraw on the lane). The picture is the same as with displayio
 # turning it (MX|MY, rotation 270 or 90, colstart 53, rowstart 40, Adafruit's settings), which
 # portrait (0, 180) keeps (tests/test_cp_lane.py compares the glass with the simulator).
-_ST7789_ROTATIONS = {270: (0x70, 0, 40, 53), 90: (0xB0, 0, 40, 52), 0: (0xC0, 0, 53, 40),
+ST7789_ROTATIONS = {270: (0x70, 0, 40, 53), 90: (0xB0, 0, 40, 52), 0: (0xC0, 0, 53, 40),
                      180: (0xC0, 180, 53, 40)}
 
 
@@ -77,10 +82,8 @@ def _st7789(cfg, pins, reset, awake):
     bus = FourWire(spi, command=pin(pins["dc"]), chip_select=pin(pins["cs"]), reset=reset,
                    baudrate=cfg["spi_hz"])
     backlight = pin(pins["backlight"]) if "backlight" in pins else None
-    madctl, rotation, colstart, rowstart = _ST7789_ROTATIONS[cfg["rotation"]]
-    steps = bytearray(_ST7789_AWAKE)
-    steps[_MADCTL_AT] = madctl
-    steps = bytes(steps)
+    madctl, rotation, colstart, rowstart = ST7789_ROTATIONS[cfg["rotation"]]
+    steps = st7789_awake(madctl)
     # the Display Pack's 240x135 window sits at an offset in the controller's RAM
     driver = BusDisplay(bus, steps if awake else _ST7789_RESET, width=cfg["width"],
                         height=cfg["height"], rotation=rotation, rowstart=rowstart,

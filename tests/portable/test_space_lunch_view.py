@@ -184,11 +184,28 @@ def test_evaluate_shares_the_ratings_and_agrees():
     rate = H.hints
     rng = Rng(21)
     checked = [0]
+    coupon_turns = [0]
 
     def evaluated(g):
         short = checked[0] % 2 == 1
         got = V.evaluate(g, short=short)
         assert got == (V.suggest(g), H.advice(g, short), V.leds(g))
+        # the solo screen's two steps: the takes' ratings first, the coupons' after the board;
+        # rates_coupons() says whether the second step plays the coupons forward at all
+        rated = V.rate_takes(g)
+        slow = []
+
+        def counting(game, coupons=True):
+            slow.append(coupons)
+            return rate(game, coupons)
+
+        H.hints = counting
+        try:
+            assert V.evaluate(g, short, rated) == got
+        finally:
+            H.hints = rate
+        assert slow == ([True] if V.rates_coupons(g, rated) else [])
+        coupon_turns[0] += bool(slow)
         assert H.hints is rate  # put back
         checked[0] += 1
         return got[0]
@@ -196,6 +213,7 @@ def test_evaluate_shares_the_ratings_and_agrees():
     for d in (0, 3):
         _space_lunch.play_solo(d, rng, evaluated)
     assert checked[0] > 10
+    assert 0 < coupon_turns[0] < checked[0]  # both kinds of turn were seen
 
 
 # --- the device's deal ----------------------------------------------------------------------

@@ -273,7 +273,7 @@ def evaluate(e, short=False, rated=None):
     from shared_rules.space_lunch import hints as H
 
     if rated is None:
-        rated = H.hints(e, False)
+        rated = rate_takes(e)
     every = H.hints(e) if rates_coupons(e, rated) else None
     return suggest(e, rated, every), H.advice(e, short, rated, every), leds(e, rated)
 
