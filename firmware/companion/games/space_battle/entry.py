@@ -28,6 +28,15 @@ from shared_rules.space_battle.race import (
 )
 from shared_rules.space_battle.rules import LEVELS
 
+try:  # names for the type comments, for mypy only (tests/test_api_check.py)
+    from typing import TYPE_CHECKING
+except ImportError:  # CircuitPython has no typing module
+    TYPE_CHECKING = False  # type: ignore[misc]
+if TYPE_CHECKING:  # the picker is imported on the board only when a race asks who starts
+    from typing import Optional  # noqa: F401
+
+    from companion.first_pick import TablePick  # noqa: F401
+
 GAME_ID = "battle_race"
 NAMES = [f[0].upper() + f[1:] for f in FLAVORS]  # "Bitter"...: the rules' names, capitalised
 LEVEL_TITLES = ("Gold points", "Silver points", "Bronze points")
@@ -157,7 +166,8 @@ TOP = 12
 class RaceScreen(TallyScreen):
     tie_words = "on flavours"
     rules = BattleRace
-    pick = None  # first_pick.TablePick: a new race that asks who starts after the count
+    # a new race that asks who starts after the count; set with mode "first"
+    pick = None  # type: Optional[TablePick]
 
     def view(self):
         g = self.game
