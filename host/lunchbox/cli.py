@@ -5,6 +5,7 @@ once per layer and printed once, here.
 """
 
 import argparse
+import difflib
 import errno
 import importlib
 import os
@@ -16,7 +17,6 @@ from .errors import LunchboxError, UsageError, printable, shown
 
 # (name, module, one-line help). One entry per command; the module does the rest.
 COMMANDS = (
-    ("portability", "lunchbox.portability", "check portable code against the Pico's Python"),
     ("flash", "lunchbox.device.flash",
      "install CircuitPython on the Pico through its UF2 bootloader"),
     ("sync", "lunchbox.device.sync_command",
@@ -35,6 +35,13 @@ COMMANDS = (
      "write the pulled games as CSV, JSON or a BG Stats import"),
     ("push", "lunchbox.records.push", "set the board's player names, brightness, LEDs and clock"),
 )
+# A contributor's checks: they run as any command does, but `lunchbox --help` is for the
+# people who own a box, so they are not listed there (docs/design.md, "Test lanes").
+DEV_COMMANDS = (
+    ("portability", "lunchbox.portability", "check portable code against the Pico's Python"),
+)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors as the tool's other errors: one line and a fix (its usage
     text is what --help prints)."""
@@ -51,12 +58,30 @@ def build_parser():
     )
     parser.add_argument("--version", action="version", version="lunchbox " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module_name, help_text in COMMANDS:
-        module = importlib.import_module(module_name)
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        module.register(p)
-        p.set_defaults(_run=module.run)
+    for listed, commands in ((True, COMMANDS), (False, DEV_COMMANDS)):
+        for name, module_name, help_text in commands:
+            module = importlib.import_module(module_name)
+            # argparse lists a subcommand in the help only when it is given help=
+            kw = {"help": help_text} if listed else {}
+            p = sub.add_parser(name, description=help_text, **kw)
+            module.register(p)
+            p.set_defaults(_run=module.run)
     return parser
+
+
+def unknown_command(word):
+    """The message for a command that is not one, with the nearest ones when a typo is
+    likely (`lunchbox doctr`), or None when it is a command."""
+    names = [c[0] for c in COMMANDS + DEV_COMMANDS]
+    if word in names:
+        return None
+    close = difflib.get_close_matches(word, names, n=2, cutoff=0.6)
+    text = "lunchbox: '{}' is not a command".format(printable(word))
+    if close:
+        text += "; did you mean {}?".format(" or ".join("'lunchbox {}'".format(c)
+                                                      for c in close))
+    return text + "\n  fix: lunchbox --help lists the commands: {}\n".format(
+        ", ".join(c[0] for c in COMMANDS))
 
 
 def quiet_stdout():
@@ -93,6 +118,10 @@ def main(argv=None):
                        "give names and paths in UTF-8")
         print("{}: {}\n  fix: {}".format(where, e, e.hint), file=sys.stderr)
         return e.exit_code
+    if command and not command.startswith("-"):
+        wrong = unknown_command(command)
+        if wrong:
+            parser.exit(2, wrong)
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command they were given to, as its other mistakes are
         command = getattr(args, "command", None)
