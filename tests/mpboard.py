@@ -1,0 +1,292 @@
+"""An emulated MicroPython Pico on a pseudo-terminal: the real MicroPython UF2 running in
+rp2040js (tests/mp/serve.js), its USB REPL bridged to a pty, so mpremote and pyserial talk to
+it as to a Pico on a USB port. The board's flash is kept in a file between runs.
+
+    python tests/mpboard.py --profile pico-ssd1306-5btn-mp     (or: make board PROFILE=...)
+
+prints the port to give `lunchbox` (``--port``) and serves until Ctrl-C. A board without
+flash (a new file) starts in its UF2 bootloader: a folder holding INFO_UF2.TXT, as the
+RPI-RP2 drive; `lunchbox flash --drive FOLDER` puts MicroPython on it. In the tests:
+``EmulatedBoard(flash_file).start()``, ``.port``, ``.cut()`` (the cable pulled: the board
+stops at that instruction, its flash as it is), ``.stop()``.
+"""
+
+import argparse
+import os
+import select
+import signal
+import subprocess
+import sys
+import termios
+import threading
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = ROOT / "tests" / "mp" / "serve.js"
+BOOTROM = ROOT / "tests" / "cp" / "bootrom.js"
+PLAIN_UF2 = ROOT / "tests" / "mp" / "RPI_PICO-20241129-v1.24.1.uf2"
+PIMORONI_UF2 = ROOT / "tests" / "mp" / "pico-v1.23.0-1-pimoroni-micropython.uf2"
+INFO_UF2 = "INFO_UF2.TXT\n"
+# what the RP2040's boot ROM shows on its drive (the lines drives.read_info_uf2 reads)
+INFO_TEXT = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"
+BOOTLOADER_EXIT = 4  # serve.js: the board asked for its bootloader
+
+
+def uf2_for(profile):
+    """The MicroPython image a profile's board runs: Pimoroni's (PicoGraphics) for a display
+    PicoGraphics drives, else plain MicroPython."""
+    name = str(profile)
+    return PIMORONI_UF2 if "display-pack" in name else PLAIN_UF2
+
+
+class EmulatedBoard:
+    """One emulated Pico. ``start()`` powers it on (the flash file's content; a ``uf2`` is
+    written over it first, as the bootloader does); its REPL is then at ``port``."""
+
+    def __init__(self, flash, link=None, boot_timeout=120.0):
+        self.flash = Path(flash)
+        self.link = Path(link) if link else self.flash.with_suffix(".tty")
+        self.boot_timeout = boot_timeout
+        self.proc = None
+        self.master = self.slave = None
+        self.port = None  # the link to the pty's slave side, as /dev/ttyACM0 would be
+        self.pts = None
+        self.sent = 0  # bytes the host sent the board since start()
+        self.cut_after = None  # cut the cable once the host has sent this many bytes
+        self.bootloader = None  # the bootloader drive's folder while it shows one
+        self._threads = []
+        self._stopping = False
+
+    # ---- power -------------------------------------------------------------------------
+
+    def start(self, uf2=None):
+        self.master, self.slave = os.openpty()
+        # raw at once: with the pty's default echo, what the board sends before a program
+        # opens the port would come back to it as typed input
+        tty.setraw(self.slave)
+        self.pts = os.ttyname(self.slave)
+        tmp = self.link.with_name(self.link.name + ".new")
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
+        os.symlink(self.pts, tmp)
+        os.replace(tmp, self.link)
+        self.port = str(self.link)
+        args = ["node", str(SERVE), "--bootrom", str(BOOTROM), "--flash", str(self.flash)]
+        if uf2:
+            args += ["--uf2", str(uf2)]
+        env = dict(os.environ, NODE_PATH=str(ROOT / "node_modules"))
+        self.sent = 0
+        self._stopping = False
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
+        ready = threading.Event()
+        self._threads = [threading.Thread(target=self._from_board, daemon=True),
+                         threading.Thread(target=self._to_board, daemon=True),
+                         threading.Thread(target=self._log, args=(ready,), daemon=True)]
+        for t in self._threads:
+            t.start()
+        if not ready.wait(self.boot_timeout):
+            code = self.proc.poll()
+            self.stop()
+            if code == BOOTLOADER_EXIT or not self._has_firmware():
+                return self  # no firmware: the bootloader shows (see show_bootloader)
+            raise RuntimeError("the emulated board did not connect its USB")
+        return self
+
+    def _has_firmware(self):
+        try:
+            with open(self.flash, "rb") as f:
+                return f.read(256) != b"\xff" * 256
+        except OSError:
+            return False
+
+    def _log(self, ready):
+        for line in self.proc.stderr:
+            if line.strip() == b"ready":
+                ready.set()
+            else:
+                sys.stderr.write("[board] " + line.decode("utf-8", "replace"))
+
+    def _from_board(self):
+        out, master, slave = self.proc.stdout, self.master, self.slave
+        while True:
+            data = out.read1(4096)
+            if not data or self._stopping:
+                return
+            while data:
+                try:
+                    n = os.write(master, data)
+                except BlockingIOError:
+                    # the port's buffer is full: a reader gets a moment; nobody reading the
+                    # port drops it, as a real CDC does
+                    if not select.select([], [master], [], 0.5)[1]:
+                        termios.tcflush(slave, termios.TCIFLUSH)
+                    continue
+                except OSError:
+                    return
+                data = data[n:]
+
+    def _to_board(self):
+        master = self.master
+        os.set_blocking(master, False)
+        while not self._stopping:
+            try:
+                r, _, _ = select.select([master], [], [], 0.2)
+            except (OSError, ValueError):
+                return
+            if not r or self._stopping:
+                continue
+            try:
+                data = os.read(master, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                return
+            if self.cut_after is not None and self.sent + len(data) >= self.cut_after:
+                data = data[:max(0, self.cut_after - self.sent)]
+                self._send(data)
+                self.cut_after = None
+                threading.Thread(target=self.cut, daemon=True).start()
+                return
+            self._send(data)
+
+    def _send(self, data):
+        self.sent += len(data)
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
+
+    def running(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def cut(self):
+        """The cable pulled: the board stops where it is (its flash as it is) and the port
+        hangs up."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR1)
+        self._close()
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        self._close()
+
+    def _close(self):
+        self._stopping = True
+        if self.proc is not None:
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                try:
+                    f.close()
+                except OSError:
+                    pass
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = None
+        for t in self._threads:
+            if t is not threading.current_thread():
+                t.join(2)
+        self._threads = []
+
+    def exit_code(self):
+        return None if self.proc is None else self.proc.poll()
+
+    # ---- the UF2 bootloader --------------------------------------------------------------
+
+    def show_bootloader(self, folder):
+        """The board in its bootloader: ``folder`` is its drive (INFO_UF2.TXT); a .uf2 copied
+        there is written to the flash and the board starts (``wait_flashed``)."""
+        self.bootloader = Path(folder)
+        self.bootloader.mkdir(parents=True, exist_ok=True)
+        (self.bootloader / "INFO_UF2.TXT").write_text(INFO_TEXT)
+        return self.bootloader
+
+    def wait_flashed(self, timeout=60.0, poll=0.2):
+        """Wait for a whole .uf2 on the bootloader drive; then the drive goes (as the RP2's
+        does when it reboots) and the board starts with the image. The image's path, or
+        None when none came."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for f in sorted(self.bootloader.glob("*.uf2")) + sorted(
+                    self.bootloader.glob("*.UF2")):
+                data = f.read_bytes()
+                if data and len(data) % 512 == 0 and _whole_uf2(data):
+                    image = self.flash.with_suffix(".flashed.uf2")
+                    image.write_bytes(data)
+                    for g in self.bootloader.iterdir():
+                        g.unlink()
+                    self.bootloader.rmdir()
+                    self.bootloader = None
+                    self.start(uf2=image)
+                    return image
+            time.sleep(poll)
+        return None
+
+
+def _whole_uf2(data):
+    """True when the last block says it is the last (the bootloader reboots then)."""
+    import struct
+
+    block_no, count = struct.unpack_from("<II", data, len(data) - 512 + 20)
+    return block_no == count - 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="serve an emulated MicroPython Pico on a "
+                                     "pseudo-terminal until Ctrl-C")
+    parser.add_argument("--profile", default="pico-ssd1306-5btn-mp",
+                        help="the hardware profile: picks the MicroPython image")
+    parser.add_argument("--flash", help="the board's flash file (default: in "
+                        "$LUNCHBOX_CACHE or ~/.cache/lunchbox/boards/)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start from a bare flash (the bootloader drive)")
+    args = parser.parse_args(argv)
+    cache = os.environ.get("LUNCHBOX_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lunchbox")
+    flash = Path(args.flash or os.path.join(cache, "boards", args.profile + ".flash"))
+    flash.parent.mkdir(parents=True, exist_ok=True)
+    if args.fresh and flash.exists():
+        flash.unlink()
+    board = EmulatedBoard(flash)
+    try:
+        if not board._has_firmware():
+            drive = board.show_bootloader(flash.with_suffix(".RPI-RP2"))
+            print("bootloader drive: {}  (lunchbox flash --drive {} --uf2 {})".format(
+                drive, drive, uf2_for(args.profile)), flush=True)
+            while board.wait_flashed(timeout=3600) is None:
+                pass
+        else:
+            board.start()
+        while True:
+            if board.bootloader is None and board.running():
+                print("port: {}  (flash kept in {})".format(board.port, flash), flush=True)
+                print("try: lunchbox doctor --port {}".format(board.port), flush=True)
+            while board.running():
+                time.sleep(0.5)
+            if board.exit_code() == BOOTLOADER_EXIT:
+                drive = board.show_bootloader(flash.with_suffix(".RPI-RP2"))
+                print("bootloader drive: {}".format(drive), flush=True)
+                while board.wait_flashed(timeout=3600) is None:
+                    pass
+            else:
+                return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        board.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
