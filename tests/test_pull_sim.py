@@ -132,31 +132,75 @@ def test_a_pull_cut_halfway_over_the_pty(played, tmp_path):
         assert sorted(r["record"] for r in db.games()) == sorted(recs)
 
 
-def test_lunchbox_sim_announces_its_link_for_dash_dash_sim(played, tmp_path, monkeypatch,
-                                                           capsys, run_lunchbox):
-    """`lunchbox sim` (the real command, in its own process) writes its pty's path where
-    `lunchbox pull --sim` looks, and removes it when it stops."""
+def test_a_headless_simulator_serves_lunchbox_pull_sim_until_stopped(played, tmp_path,
+                                                                     run_lunchbox):
+    """`lunchbox sim --headless --link` (the real command, in its own process) plays its key
+    script, then serves its data channel in real time: it writes its pty's path where
+    `lunchbox pull --sim` looks, a real `lunchbox pull --sim` (another process) copies the
+    games off it, and SIGTERM stops it cleanly (exit 0, the link file removed)."""
     import signal
     import subprocess
 
     nvm, recs = played
     link_file = tmp_path / "sim-link"
-    monkeypatch.setenv(hostlink.SIM_LINK_ENV, str(link_file))
+    env = {hostlink.SIM_LINK_ENV: str(link_file)}
+    db = str(tmp_path / "g.db")
     proc = run_lunchbox.popen("sim", "--headless", "--link", "--nvm", nvm, "--keys",
-                              "wait:600000 wait:600000 wait:500000", stderr=subprocess.PIPE)
+                              "wait:3000", env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not link_file.exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
             time.sleep(0.1)
         assert link_file.exists()
-        assert cli.main(["pull", "--sim", "--db", str(tmp_path / "g.db")]) == 0
-        assert "4 new records" in capsys.readouterr().out
+        # the 3 s script is long over (virtual time) when the pull starts: it still answers
+        r = run_lunchbox("pull", "--sim", "--db", db, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert "4 new records, 0 already stored, 0 left on the board" in r.stdout
+        time.sleep(1.0)  # a second later, in real time, it is still there
+        assert proc.poll() is None
+        r = run_lunchbox("pull", "--sim", "--db", db, env=env, timeout=120)
+        assert r.returncode == 0 and "0 new records" in r.stdout, r.stderr
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "serving the data channel until Ctrl-C or SIGTERM" in err
+    assert "stopped by SIGTERM" in err and "Traceback" not in err
     assert not link_file.exists()
-    with pytest.raises(hostlink.LinkError, match="no simulator"):
-        hostlink.data_ports(sim=True)
+    with dbmod.Database(db) as d:
+        assert sorted(r["record"] for r in d.games()) == sorted(recs)
+
+
+def test_a_headless_simulator_without_link_still_ends_with_its_script(nvm, run_lunchbox):
+    r = run_lunchbox("sim", "--headless", "--nvm", nvm, "--keys", "wait:3000",
+                     "--print-screen", timeout=120)
+    assert r.returncode == 0 and "serving" not in r.stderr, r.stderr
+    assert r.stdout.strip()  # the final screen's texts, then it ended by itself
+
+
+def test_ctrl_c_stops_a_serving_simulator_after_its_screenshot(nvm, tmp_path, run_lunchbox):
+    """--screenshot and --print-screen are taken when the script ends, before the serving."""
+    import signal
+    import subprocess
+
+    shot = tmp_path / "menu.png"
+    env = {hostlink.SIM_LINK_ENV: str(tmp_path / "sim-link")}
+    proc = run_lunchbox.popen("sim", "--headless", "--link", "--nvm", nvm, "--keys",
+                              "wait:3000", "--screenshot", str(shot), "--print-screen", env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not shot.exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        assert shot.exists()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "stopped by Ctrl-C" in err, err
+    assert "Space Lunch" in out  # the menu's texts
 
 
 def test_push_names_to_the_simulated_board(capsys, nvm, nvm_store):

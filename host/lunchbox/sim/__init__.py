@@ -4,6 +4,8 @@ The display is a pygame window (blinka-displayio-pygamedisplay), or colour half-
 terminal when there is no graphical display, or nothing at all with ``--headless`` (a key
 script drives it and ``--screenshot`` saves the last screen). nvm is a file, kept between runs
 so "Resume game?" works; the USB data channel is a pseudo-terminal whose path is printed.
+``--headless --link`` plays its key script, then serves the data channel in real time until
+Ctrl-C or SIGTERM, so `lunchbox pull --sim` works without a window or a second terminal.
 """
 
 import contextlib
@@ -35,7 +37,9 @@ def register(parser):
                         help="start from erased nvm (forget saved games and settings)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true",
-                      help="no display at all: run --keys and exit (for tests and screenshots)")
+                      help="no display at all: run --keys and exit (for tests and "
+                      "screenshots); with --link, then serve the data channel until Ctrl-C "
+                      "or SIGTERM")
     mode.add_argument("--terminal", action="store_true",
                       help="draw in this terminal even when a graphical display is available")
     mode.add_argument("--window", action="store_true", help="open a window (needs a display)")
@@ -48,9 +52,13 @@ def register(parser):
     parser.add_argument("--scale", type=_scale, default=0,
                         help="window zoom, 1..12 (default: fit)")
     parser.add_argument("--link", action="store_true",
-                        help="open the data channel pty in headless mode too")
+                        help="headless: open the data channel pty too, and keep serving it "
+                        "after the key script (for lunchbox pull/push --sim) until stopped")
     parser.add_argument("--readme-shots", metavar="DIR",
-                        help="write the README screenshots (menu, Aqua Brunch; both displays)")
+                        help="write every picture of the README's table into DIR: the "
+                        "menu, first player, the turn clock and each game's screens, each on "
+                        "both displays (Display Pack, OLED) as SCREEN-DISPLAY.png, and print "
+                        "their paths")
     from .hw import battery_arg
 
     parser.add_argument("--battery", type=battery_arg, metavar="PERCENT",
@@ -219,12 +227,20 @@ def run(args):
 
             announce_sim_link(sim.link.path)  # lunchbox pull/push --sim find it there
         if mode == "headless":
+            def script_done():
+                if args.screenshot:
+                    sim.screenshot(args.screenshot)
+                if args.print_screen:
+                    for line in sim.texts():
+                        print(line)
+                sys.stdout.flush()
+                if sim.serving:
+                    print("lunchbox sim: serving the data channel until Ctrl-C or SIGTERM",
+                          file=sys.stderr)
+
+            sim.serve_link = sim.link is not None
+            sim.script_done = script_done
             sim.run_script(args.keys)
-            if args.screenshot:
-                sim.screenshot(args.screenshot)
-            if args.print_screen:
-                for line in sim.texts():
-                    print(line)
         else:
             if args.keys:
                 sim.preload(args.keys)
@@ -233,7 +249,8 @@ def run(args):
         name = "Ctrl-C" if e.signum == signal.SIGINT else "SIGTERM"
         print("lunchbox sim: stopped by {}; the save file {} is complete".format(name, nvm),
               file=sys.stderr)
-        return 128 + e.signum
+        # a headless link that served until stopped did what it was asked: a clean exit
+        return 0 if sim.serving else 128 + e.signum
     finally:
         restore_handlers(previous)
         if sim.link is not None:
@@ -395,6 +412,11 @@ class Simulator:
         self.term = None
         self.releases = []  # (ms, button, pressed) for keys with no key-up (terminal)
         self.stop_signal = None  # set by a SIGINT/SIGTERM handler: stop at the next idle
+        # headless: at the script's end, call script_done(); with serve_link, go on in real
+        # time (serving) instead of stopping there
+        self.serve_link = False
+        self.serving = False
+        self.script_done = None
 
     # running
 
@@ -447,7 +469,7 @@ class Simulator:
             raise SimInterrupted(self.stop_signal)
         if self.mode == "headless":
             self.clock.advance(TICK_MS)
-        else:
+        if self.mode != "headless" or self.serving:
             import time
 
             time.sleep(TICK_MS / 1000)
@@ -475,7 +497,14 @@ class Simulator:
             elif action[0] == "reset":
                 raise self.sim_hw.PowerCycle()
             elif action[0] == "end" and self.mode == "headless":
-                raise self.sim_hw.SimStop()
+                self.serving = self.serve_link
+                if self.script_done is not None:
+                    try:
+                        self.script_done()
+                    except LunchboxError as e:
+                        raise SimAbort(e) from None
+                if not self.serving:
+                    raise self.sim_hw.SimStop()
 
     def tap(self, button, held_ms=80):
         """A key with no key-up event (terminal): press now, release a little later. A key
