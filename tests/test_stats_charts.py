@@ -185,6 +185,97 @@ def test_two_boards_default_names_are_two_players(rows):
 def test_the_report_lists_games_in_the_registry_order(rows):
     text = stats.report(rows)
     heads = [line.split(":")[0] for line in text.splitlines() if line.endswith(
-        ": scores per player")]
+        ": scores per player, and how often each won")]
     order = [IDS.index(g) for g in IDS if any(h == charts.name(g) for h in heads)]
     assert order == sorted(order) and len(heads) == 4
+
+
+def test_the_report_gives_win_rates_as_rates_with_their_counts(rows):
+    text = stats.report(rows)
+    lines = text.splitlines()
+    head = lines.index("Space Battle race: scores per player, and how often each won")
+    assert lines[head + 1].split() == ["PLAYER", "GAMES", "WINS", "WIN", "RATE", "MEAN", "MIN",
+                                       "MAX", "LAST"]
+    anna, bo = lines[head + 3].split(), lines[head + 4].split()  # under the head's rule
+    assert anna[:4] == ["ANNA", "3", "2", "67%"] and bo[:4] == ["BO", "3", "1", "33%"]
+    head = lines.index("Aqua Brunch scoreboard: scores per player, and how often each won")
+    # a tie is a win for each winner
+    assert [ln.split()[:4] for ln in lines[head + 3:head + 6]] == [
+        ["ANNA", "1", "1", "100%"], ["BO", "1", "1", "100%"], ["CY", "1", "0", "0%"]]
+    head = lines.index("Space Lunch solo: win rate against the Automa (95% interval)")
+    assert lines[head + 3].split()[:4] == ["Easy", "2", "1", "50%"]
+    assert stats.rate(0, 0) == "-" and stats.rate(1, 3) == "33%"
+
+
+def meanings(chart_list):
+    """``{(colour, look): {meanings}}`` read off the drawn artists of every chart: what a
+    bar or a line of that colour stands for, by its tick label or legend label."""
+    from matplotlib.colors import to_hex
+
+    seen = {}
+
+    def saw(colour, look, meaning):
+        seen.setdefault((to_hex(colour), look), set()).add(meaning)
+
+    for chart in chart_list:
+        ax = ax_of(chart)
+        kind = chart["kind"]
+        if kind == "win_rate":
+            ticks = [t.get_text() for t in ax.get_xticklabels()]
+            for bar, player in zip(ax.containers[0], ticks):
+                saw(bar.get_facecolor(), bar.get_hatch() or "", player)
+        elif kind in ("levels", "rolls", "margins"):
+            for bars in ax.containers:
+                label = bars.get_label()
+                meaning = label[:-len(" won")] if label.endswith(" won") else label
+                for bar in bars:
+                    saw(bar.get_facecolor(), bar.get_hatch() or "", meaning)
+            for line in ax.get_lines():
+                saw(line.get_markeredgecolor(), "", line.get_label())
+        elif kind == "scores":
+            for line in ax.get_lines():
+                saw(line.get_color(), line.get_linestyle(), line.get_label())
+    return seen
+
+
+def test_one_colour_is_one_meaning_in_every_chart(rows):
+    """The margins' "Computer won" and a player's line or bar elsewhere never share a
+    colour; a player is the same colour in the win rates, the margins and the scores; won,
+    lost, rolled and fair dice are colours no player has."""
+    vs = gamerec.summarize(9, gamerec.KIND_RECORD, test_pull.play("lets_do_lunch", seed=9),
+                           T0 + DAY)
+    vs.update(players=["ANNA", "Computer"], id=9)
+    everything = rows + [vs]
+    made = stats.chart_list(everything)
+    seen = meanings(made)
+    assert {m for ms in seen.values() for m in ms} >= {
+        "ANNA", "BO", "CY", "Automa", "Computer", "won", "lost", "rolled", "fair dice"}
+    by_colour = {}
+    for (colour, _), ms in seen.items():
+        by_colour.setdefault(colour, set()).update(ms)
+    assert all(len(ms) == 1 for ms in by_colour.values()), by_colour
+    by_meaning = {}
+    for (colour, _), ms in seen.items():
+        for m in ms:
+            by_meaning.setdefault(m, set()).add(colour)
+    assert all(len(cs) == 1 for cs in by_meaning.values()), by_meaning
+    # the Let's Do Lunch margins colour each game by its winner, as the win rates do: the
+    # computer's win is there, so its colour was checked against its win-rate bar above
+    (margins,) = by_kind(made, "margins")
+    assert "Computer" in {w for _, w, _ in margins["games"]}
+    assert "Computer won" in [c.get_label() for c in ax_of(margins).containers]
+
+
+def test_more_players_than_colours_still_look_apart():
+    many = ["P{}".format(i) for i in range(1, 8)] + ["ANNA", "BO", "CY"]
+    races = [row("battle_race", [2], [a, b], [0], [21, 10], T0 + i)
+             for i, (a, b) in enumerate(zip(many, many[1:] + many[:1]))]
+    made = stats.chart_list(races)
+    seen = meanings(made)
+    players = {m for ms in seen.values() for m in ms}
+    assert players == set(many)
+    assert all(len(ms) == 1 for ms in seen.values()), seen  # colour and hatch/line: one player
+    looks = charts.player_colours(races)
+    assert len(set(looks.values())) == len(many) > len(charts.PLAYER_COLOURS)
+    fixed = {charts.WON, charts.LOST, charts.ROLLED, charts.FAIR, charts.TIE}
+    assert not fixed & set(charts.PLAYER_COLOURS)

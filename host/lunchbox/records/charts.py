@@ -14,6 +14,12 @@
 
 Counts have whole-number ticks; titles name games by name (game_names.py), not by id; players
 are told apart as people.py says (two boards' "P1" are two players).
+
+One colour, one meaning, in every chart of a run: each player (the Automa and the computer
+too) has a colour of PLAYER_COLOURS, the same in the win rates, the margins and the scores
+(``player_colours``); what is not a player has a colour no player gets (WON, LOST, ROLLED,
+FAIR, TIE). With more players than colours, a colour comes back with a hatch (bars) or a
+dashed line, so no two players look the same.
 """
 
 import time
@@ -24,7 +30,16 @@ from .people import namer
 
 SIZE = (6.4, 3.8)  # inches, at DPI: 640 x 380 pixels
 DPI = 100
-COLOURS = ("#4a90d9", "#d98c4a", "#5cb85c", "#a05cb8", "#d9534f", "#777777", "#c8b400")
+# players: matplotlib's tab10 without its green, grey and olive (kept for what is no player)
+PLAYER_COLOURS = ("#1f77b4", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                  "#17becf")
+WON = "#2ca02c"  # Space Lunch games won, against the Automa
+LOST = "#c7c7c7"  # ... and lost
+ROLLED = "#bcbd22"  # the dice as rolled
+FAIR = "#000000"  # what fair dice give
+TIE = "#7f7f7f"  # a Let's Do Lunch game both won
+HATCHES = ("", "//", "..", "xx")  # bars of the players past the colours' count
+LINES = ("-", "--", ":", "-.")  # lines of the same
 MAX_BAR_LABELS = 40  # more bars than this and the numbers on them would overlap
 
 
@@ -89,6 +104,14 @@ def _dates(rows, gid):
     return first if first == last else "{} to {}".format(first, last)
 
 
+def player_colours(rows):
+    """``{player: (colour, style)}`` for every player of ``rows`` (as win_rates names them),
+    in name order: style 0 for the first len(PLAYER_COLOURS) players, then 1, 2..."""
+    names = sorted({p for players in win_rates(rows).values() for p, _, _ in players})
+    n = len(PLAYER_COLOURS)
+    return {p: (PLAYER_COLOURS[i % n], i // n) for i, p in enumerate(names)}
+
+
 def charts(rows, solo=None, rolls=None):
     """Every chart the rows give, in the order written: dicts with ``file``, ``title``,
     ``kind`` and the data drawn. ``solo`` is stats.space_lunch_solo(rows), ``rolls``
@@ -96,6 +119,7 @@ def charts(rows, solo=None, rolls=None):
     from shared_rules.lets_do_lunch import fair
 
     out = []
+    colours = player_colours(rows)
     for gid, players in sorted(win_rates(rows).items(), key=lambda kv: order(kv[0])):
         out.append({"file": "win-rate-{}.png".format(_file_part(gid)), "kind": "win_rate",
                     "title": "{}: win rate per player".format(name(gid)), "players": players})
@@ -116,7 +140,15 @@ def charts(rows, solo=None, rolls=None):
         out.append({"file": "scores-{}.png".format(_file_part(gid)), "kind": "scores",
                     "title": "{}: scores over time ({})".format(name(gid), _dates(rows, gid)),
                     "players": sorted(per.items())})
+    for chart in out:
+        chart["colours"] = colours
     return out
+
+
+def _style(chart, player):
+    """(colour, hatch, line style) of a player in ``chart``."""
+    colour, style = chart["colours"][player]
+    return colour, HATCHES[style % len(HATCHES)], LINES[style % len(LINES)]
 
 
 def figure(chart):
@@ -137,7 +169,11 @@ def figure(chart):
     if kind == "win_rate":
         players = chart["players"]
         x = list(range(len(players)))
-        bars = ax.bar(x, [w / n for _, n, w in players], color=COLOURS[0], edgecolor="#2a5a8a")
+        looks = [_style(chart, p) for p, _, _ in players]
+        bars = ax.bar(x, [w / n for _, n, w in players], color=[c for c, _, _ in looks],
+                      edgecolor="#333333")
+        for bar, (_, hatch, _) in zip(bars, looks):
+            bar.set_hatch(hatch)
         ax.bar_label(bars, ["{} of {}".format(w, n) for _, n, w in players], padding=2)
         ax.set_xticks(x, [p for p, _, _ in players])
         ax.set_ylim(0, 1.12)  # room for the count over a bar at 100%
@@ -147,8 +183,8 @@ def figure(chart):
         levels = chart["levels"]
         x = list(range(len(levels)))
         wins = [w for _, _, w, _, _ in levels]
-        won = ax.bar(x, wins, color=COLOURS[2], label="won")
-        lost = ax.bar(x, [n - w for _, n, w, _, _ in levels], bottom=wins, color="#bbbbbb",
+        won = ax.bar(x, wins, color=WON, label="won")
+        lost = ax.bar(x, [n - w for _, n, w, _, _ in levels], bottom=wins, color=LOST,
                       label="lost")
         for bars in (won, lost):
             ax.bar_label(bars, [str(int(b.get_height())) if b.get_height() else ""
@@ -162,9 +198,9 @@ def figure(chart):
         ax.legend(fontsize="small")
     elif kind == "rolls":
         r = chart["rows"]
-        ax.bar([s for s, _, _, _ in r], [n for _, n, _, _ in r], color=COLOURS[1], label="rolled")
-        ax.plot([s for s, _, _, _ in r], [e / 10 for _, _, e, _ in r], "k_", markersize=28,
-                markeredgewidth=2, label="fair dice")
+        ax.bar([s for s, _, _, _ in r], [n for _, n, _, _ in r], color=ROLLED, label="rolled")
+        ax.plot([s for s, _, _, _ in r], [e / 10 for _, _, e, _ in r], "_", color=FAIR,
+                markersize=28, markeredgewidth=2, linestyle="none", label="fair dice")
         ax.xaxis.set_major_locator(whole())
         ax.yaxis.set_major_locator(whole())
         ax.set_xlabel("sum of the three dice")
@@ -173,10 +209,11 @@ def figure(chart):
     elif kind == "margins":
         games = chart["games"]
         winners = sorted({w for _, w, _ in games})
-        for i, who in enumerate(winners):
+        for who in winners:
             mine = [(g, p) for g, w, p in games if w == who]
-            bars = ax.bar([g for g, _ in mine], [p for _, p in mine],
-                          color=COLOURS[i % len(COLOURS)], label="{} won".format(who))
+            colour, hatch, _ = _style(chart, who) if who in chart["colours"] else (TIE, "", "")
+            bars = ax.bar([g for g, _ in mine], [p for _, p in mine], color=colour,
+                          hatch=hatch, label="tie" if who == "tie" else "{} won".format(who))
             if len(games) <= MAX_BAR_LABELS:
                 ax.bar_label(bars, [str(p) for _, p in mine], padding=1, fontsize="small")
         ax.set_ylim(0, max([p for _, _, p in games] + [1]) * 1.3)  # the legend, the labels
@@ -187,7 +224,9 @@ def figure(chart):
         ax.legend(fontsize="small")
     elif kind == "scores":
         for name_, pts in chart["players"]:
-            ax.plot([g for g, _ in pts], [s for _, s in pts], marker="o", label=name_)
+            colour, _, line = _style(chart, name_)
+            ax.plot([g for g, _ in pts], [s for _, s in pts], marker="o", color=colour,
+                    linestyle=line, label=name_)
         ax.set_xlim(0.5, max(g for _, pts in chart["players"] for g, _ in pts) + 0.5)
         ax.xaxis.set_major_locator(whole())
         ax.yaxis.set_major_locator(whole())

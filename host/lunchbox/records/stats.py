@@ -4,7 +4,8 @@
   few games and for rates near 0 or 1, where the plain +-1.96 sd interval is not).
 - Let's Do Lunch: every roll of every pulled game against fair dice (the same chi-square and
   words the board shows, shared_rules/lets_do_lunch/fair.py).
-- Scores per player, per game.
+- Per player, per game: the win rate (a tie is a win for each winner), with the games and
+  wins it comes from beside it, and the scores (mean, range, the last game's day).
 - Time per player, per game, for the games played with the board's turn clock: the games
   timed, the time in all, a game's mean and a turn's mean (the seats the board plays left out).
 
@@ -101,6 +102,11 @@ def time_per_player(rows):
     return out
 
 
+def rate(wins, games):
+    """A win rate as a person reads it: "67%" (the counts are in the columns beside it)."""
+    return "{:.0%}".format(wins / games) if games else "-"
+
+
 def report(rows):
     """The text of `lunchbox stats`."""
     from shared_rules.lets_do_lunch import fair
@@ -109,7 +115,7 @@ def report(rows):
     sl = space_lunch_solo(rows)
     if sl:
         parts.append("\nSpace Lunch solo: win rate against the Automa (95% interval)")
-        parts.append(table([(name, str(n), str(w), "{:.0%}".format(w / n),
+        parts.append(table([(name, str(n), str(w), rate(w, n),
                              "{:.0%} - {:.0%}".format(lo, hi)) for name, n, w, lo, hi in sl],
                            ("LEVEL", "GAMES", "WINS", "RATE", "95% INTERVAL")))
     counts = ldl_rolls(rows)
@@ -122,15 +128,16 @@ def report(rows):
         word, sentence = fair.verdict(counts)
         parts.append("{} {}".format(fair.chi_text(counts), sentence))
     for gid, per in sorted(scores_over_time(rows).items(), key=lambda kv: game_order(kv[0])):
-        parts.append("\n{}: scores per player".format(game_name(gid)))
+        parts.append("\n{}: scores per player, and how often each won".format(game_name(gid)))
         body = []
         for name, pts in sorted(per.items()):
             s = [p[1] for p in pts]
             wins = sum(1 for p in pts if p[2])
-            body.append((name, str(len(pts)), str(wins), "{:.1f}".format(sum(s) / len(s)),
-                         str(min(s)), str(max(s)),
+            body.append((name, str(len(pts)), str(wins), rate(wins, len(pts)),
+                         "{:.1f}".format(sum(s) / len(s)), str(min(s)), str(max(s)),
                          time.strftime("%Y-%m-%d", time.localtime(pts[-1][0]))))
-        parts.append(table(body, ("PLAYER", "GAMES", "WINS", "MEAN", "MIN", "MAX", "LAST")))
+        parts.append(table(body, ("PLAYER", "GAMES", "WINS", "WIN RATE", "MEAN", "MIN", "MAX",
+                                  "LAST")))
     for gid, per in sorted(time_per_player(rows).items(), key=lambda kv: game_order(kv[0])):
         parts.append("\n{}: time per player (turn clock)".format(game_name(gid)))
         body = []
