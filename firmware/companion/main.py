@@ -63,7 +63,14 @@ def _crashed(hw, store, exc, where, record):
 
 def open_store(nvm):
     """The store on ``nvm``, mounted (mounting never raises: a bad log becomes
-    ``store.status``); the mount's code is read once a VM and let go."""
+    ``store.status``); the mount's code is read once a VM and let go. On MicroPython (no
+    nvm: hwmp gives None) the saves are files on its littlefs, /data (core/filestore.py)."""
+    import sys
+
+    if nvm is None and sys.implementation.name == "micropython":
+        from .core.filestore import FileStore
+
+        return FileStore("/data")
     from .core.store import Store
     from .unload import forget
 

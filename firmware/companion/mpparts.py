@@ -1,0 +1,268 @@
+"""The Pico's parts the app uses while it runs on MicroPython: the panels (what fbdisplay draws
+into and sends), the buttons, the NeoPixels, the battery's reading, the watchdog and the
+relaunch into the next VM. hwmp.build() makes them and is then unloaded (as hwpico and
+picoparts on CircuitPython): its set-up code is not kept beside the app."""
+
+import time
+
+import machine
+
+from .core.buttons import ticks_diff
+
+LAUNCH = "/launch.txt"  # the game (or menu) the next VM opens: written by relaunch()
+DEBOUNCE_MS = 20  # a switch's contacts bounce for a few ms; a press is longer than 20
+RING = 32  # raw edges kept between two polls (a pass of the main loop)
+
+
+def gpio(name):
+    """A profile's pin name ("GP12") -> its number."""
+    if name[:2] != "GP" or not name[2:].isdigit():
+        raise ValueError("settings.toml names pin {} - MicroPython takes GP0..GP29".format(name))
+    return int(name[2:])
+
+
+class PicoGraphicsPanel:
+    """The Display Pack's ST7789 through Pimoroni's PicoGraphics (its MicroPython build):
+    pen type P8, one byte a pixel, a palette index, in a framebuffer this object owns and
+    gives PicoGraphics (``buffer=``) so framebuf draws into the same bytes; update() turns the
+    palette into RGB565 as it sends."""
+
+    format = "P8"
+    bus = None
+
+    def __init__(self, gfx, buffer, width, height):
+        self.gfx = gfx
+        self.buffer = buffer
+        self.width = width
+        self.height = height
+        self.brightness = gfx.set_backlight  # 0..1, gamma-corrected by the driver
+        self._pens = {}
+
+    def pen(self, rgb):
+        """The palette index of colour 0xRRGGBB, made the first time (256 at most)."""
+        p = self._pens.get(rgb)
+        if p is None:
+            p = self.gfx.create_pen((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
+            self._pens[rgb] = p
+        return p
+
+    def show(self):
+        self.gfx.update()
+
+
+class SSD1306Panel:
+    """An SSD1306 on machine.I2C: a framebuf.MONO_VLSB buffer (a byte is 8 rows of a column,
+    the controller's own page layout) sent whole with horizontal addressing."""
+
+    format = "MONO"
+
+    def __init__(self, i2c, address, width, height, colstart):
+        self.brightness = self.contrast
+        self.i2c = i2c
+        self.address = address
+        self.width = width
+        self.height = height
+        self.colstart = colstart
+        self.buffer = bytearray(width * height // 8)
+        self.bus = self  # fbdisplay's bus.send(0xAE / 0xAF): the panel's sleep and wake
+        self._window = bytes((0x21, colstart, colstart + width - 1,
+                              0x22, 0, height // 8 - 1))
+
+    def pen(self, rgb):
+        # displayio's for a 1-bit display: its luma (shared-module/displayio/ColorConverter.c)
+        # 128 and over is on
+        luma = (((rgb >> 16) & 255) * 19 + ((rgb >> 8) & 255) * 182 + (rgb & 255) * 54) // 255
+        return 1 if luma >= 128 else 0
+
+    def contrast(self, level):
+        # as CircuitPython's BusDisplay dims it: its brightness command (0x81) with 255 x level
+        self.send(0x81, bytes((int(255 * level),)))
+
+    def send(self, cmd, data=b""):
+        self.i2c.writeto(self.address, bytes((0x80, cmd)))
+        for d in data:
+            self.i2c.writeto(self.address, bytes((0x80, d)))
+
+    def show(self):
+        for c in self._window:
+            self.i2c.writeto(self.address, bytes((0x80, c)))
+        # one transfer: the data control byte, then the whole buffer (writevto: no copy)
+        self.i2c.writevto(self.address, (b"\x40", self.buffer))
+
+
+class Debouncer:
+    """Raw edges in, (index, pressed, ms) transitions out. An edge that changes a button's
+    state is taken at once with its own time; edges within DEBOUNCE_MS of the last change
+    are bounces. A bounce can leave the pin at the other level: settle() then takes that level,
+    with the time of the pin's last edge, once it has been still for DEBOUNCE_MS."""
+
+    def __init__(self, n, ms=DEBOUNCE_MS):
+        self.ms = ms
+        self.state = [False] * n
+        self.since = [None] * n  # when the state last changed
+        self.edge_at = [None] * n  # the last raw edge
+
+    def edge(self, i, pressed, t, out):
+        self.edge_at[i] = t
+        if pressed == self.state[i]:
+            return
+        s = self.since[i]
+        if s is not None and ticks_diff(t, s) < self.ms:
+            return
+        self.state[i] = pressed
+        self.since[i] = t
+        out.append((i, pressed, t))
+
+    def settle(self, i, pressed, now, out):
+        if pressed == self.state[i]:
+            return
+        t = self.edge_at[i]
+        if t is None:
+            t = now  # no edge seen (a button held at start-up, an overflow)
+        elif ticks_diff(now, t) < self.ms:
+            return  # still bouncing
+        self.state[i] = pressed
+        self.since[i] = t
+        out.append((i, pressed, t))
+
+
+class PinButtons:
+    """The buttons on machine.Pin with pull-ups (pressed = low). A hard interrupt on both
+    edges stores the pin and ticks_ms into a preallocated ring, so each press has the time it
+    happened, not the time the app got round to it (a full redraw takes a while)."""
+
+    def __init__(self, buttons, ids):
+        from array import array
+
+        self.ids = ids
+        self.pins = [machine.Pin(gpio(name), machine.Pin.IN, machine.Pin.PULL_UP)
+                     for _role, name in buttons]
+        self.deb = Debouncer(len(self.pins))
+        self.times = array("i", [0] * RING)
+        self.codes = bytearray(RING)
+        self.head = 0  # written by the interrupt
+        self.tail = 0
+        for i in range(len(self.pins)):
+            self.pins[i].irq(self._handler(i), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING,
+                             hard=True)
+
+    def _handler(self, i):
+        def irq(pin):
+            h = self.head
+            self.times[h % RING] = time.ticks_ms()
+            self.codes[h % RING] = i * 2 + (pin.value() == 0)
+            self.head = h + 1
+        return irq
+
+    def poll(self):
+        out = []
+        state = machine.disable_irq()
+        head = self.head
+        machine.enable_irq(state)
+        if head - self.tail > RING:  # the ring went round: the oldest edges are lost
+            self.tail = head - RING
+        deb = self.deb
+        while self.tail != head:
+            k = self.tail % RING
+            c = self.codes[k]
+            deb.edge(c >> 1, bool(c & 1), self.times[k], out)
+            self.tail += 1
+        now = time.ticks_ms()
+        for i in range(len(self.pins)):
+            deb.settle(i, self.pins[i].value() == 0, now, out)
+        return [(self.ids[i], p, t) for i, p, t in out]
+
+
+class Pixels:
+    """neopixel.NeoPixel as the app drives it (companion/leds.py): ``brightness``, colours by
+    index, show(); MicroPython's NeoPixel has no brightness, so show() scales."""
+
+    def __init__(self, pin, n):
+        from neopixel import NeoPixel
+
+        self.np = NeoPixel(machine.Pin(gpio(pin)), n)
+        self.n = n
+        self.brightness = 1.0
+        self.colors = [(0, 0, 0)] * n
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, c):
+        self.colors[i] = c
+
+    def __getitem__(self, i):
+        return self.colors[i]
+
+    def show(self):
+        b = self.brightness
+        for i in range(self.n):
+            c = self.colors[i]
+            self.np[i] = (int(c[0] * b), int(c[1] * b), int(c[2] * b))
+        self.np.write()
+
+
+class Supply:
+    """The LiPo on VSYS (LUNCHBOX_BATTERY = "lipo"): VSYS/3 on GPIO29 (ADC 3), USB power on
+    GPIO24, as picoparts.Supply reads them on CircuitPython (Pico and Pico 2; not a Pico W)."""
+
+    SAMPLES = 8
+
+    def __init__(self):
+        self.adc = machine.ADC(29)
+        self.vbus = machine.Pin(24, machine.Pin.IN)
+
+    def level(self):
+        if self.vbus.value():
+            return None
+        from .core.charge import percent
+
+        total = 0
+        for _ in range(self.SAMPLES):
+            total += self.adc.read_u16()
+        return percent(total // self.SAMPLES * 9900 // 65535)
+
+
+class Watchdog:
+    """machine.WDT: once started it cannot be stopped (nor across a soft reset)."""
+
+    MAX_MS = 8388  # the RP2040's longest
+
+    def __init__(self):
+        self.wd = None
+
+    def start(self, seconds):
+        self.wd = machine.WDT(timeout=min(self.MAX_MS, int(seconds * 1000)))
+
+    def feed(self):
+        if self.wd is not None:
+            self.wd.feed()
+
+
+def idle():
+    time.sleep_ms(5)
+
+
+def relaunch(target):
+    """Start a fresh VM for ``target`` (a game id, or "" for the menu): the target goes to a
+    small file that main.py reads (and removes) after the soft reset. Never returns."""
+    with open(LAUNCH, "w") as f:
+        f.write(target)
+    machine.soft_reset()
+
+
+def launched():
+    """What the last VM asked this one to open, or None after a power-on or a reset: the
+    file is removed as it is read, so a later reset starts at the menu."""
+    import os
+
+    try:
+        with open(LAUNCH) as f:
+            target = f.read()
+    except OSError:
+        return None
+    try:
+        os.remove(LAUNCH)
+    except OSError:
+        pass
+    return target
