@@ -14,10 +14,14 @@ PYTEST_ARGS ?= -n auto --dist loadgroup -m "not soak"
 
 .PHONY: setup test soak sim lint portability pytest bench screenshots clean
 
+# setuptools tells an editable install's user "Editable installation" as a warning (its
+# InformationOnly class: it has no other way past pip), about folders beside the project named
+# as its packages; the one there, shared_rules/, is that package itself. That note alone is
+# filtered (tests/test_setup_quiet.py: the install says nothing else).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
