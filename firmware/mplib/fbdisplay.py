@@ -1,0 +1,168 @@
+"""A display for MicroPython: the displayio tree drawn whole into a panel's framebuffer.
+
+``FramebufferDisplay(panel)`` is what companion/display.py wraps as its driver on MicroPython.
+A refresh draws the root group into ``panel.buffer`` with framebuf (the background, then every
+layer in list order: fill_rect for shapes, blit with a palette for tiles and glyphs) and sends
+it with ``panel.show()``, once. The panel (the board layer's) gives:
+
+- ``width``, ``height``; ``format``: "P8" (a byte a pixel, a pen index: framebuf.GS8) or
+  "MONO" (a bit a pixel: framebuf.MONO_VLSB, the SSD1306's layout);
+- ``buffer``: the bytearray drawn into; ``show()``: send it to the glass;
+- ``pen(rgb888)`` -> the pixel value of a colour (P8: a palette index; MONO: 0 or 1,
+  ``mono_pen`` here converts as displayio does for a 1-bit display);
+- ``brightness``: None, or a callable taking 0..1; ``bus``: None, or an object with
+  ``send(command, data)``.
+
+A Palette's entries changed after a draw show at the next refresh (the palette drops what
+the display made of it when it changes).
+"""
+
+import time
+
+import displayio
+import framebuf
+
+
+def mono_pen(rgb888):
+    """0 or 1 for a colour on a 1-bit panel: displayio's luma, lit from 128
+    (shared-module/displayio/ColorConverter.c)."""
+    r = rgb888 >> 16 & 0xFF
+    g = rgb888 >> 8 & 0xFF
+    b = rgb888 & 0xFF
+    return 1 if (r * 19 + g * 182 + b * 54) // 255 >= 128 else 0
+
+
+class FramebufferDisplay:
+    def __init__(self, panel):
+        fmt = panel.format
+        if fmt == "P8":
+            f = framebuf.GS8
+        elif fmt == "MONO":
+            f = framebuf.MONO_VLSB
+        else:
+            raise ValueError("panel format must be 'P8' or 'MONO', not {!r}".format(fmt))
+        self.panel = panel
+        self.width = panel.width
+        self.height = panel.height
+        self.mono = fmt == "MONO"
+        self._fmt = f
+        self.fb = framebuf.FrameBuffer(panel.buffer, self.width, self.height, f)
+        self.pen = panel.pen
+        self.bus = getattr(panel, "bus", None)
+        self.auto_refresh = False  # nothing is drawn but by refresh()
+        self._root = None
+        self._plans = {}  # palette plans shared by equal palettes (most labels' are)
+        self._brightness = 1.0
+        self.draw_us = 0  # the last refresh: drawing, then sending (for the benches)
+        self.show_us = 0
+
+    @property
+    def root_group(self):
+        return self._root
+
+    @root_group.setter
+    def root_group(self, group):
+        # shared-module/displayio/display_core.c: the group shown now is accepted again,
+        # one held anywhere else is not
+        if group is not None and not isinstance(group, displayio.Group):
+            raise ValueError("Must be a Group subclass.")
+        if group is self._root:
+            return
+        if group is not None:
+            if group._in:
+                raise ValueError("Group already used")
+            group._in = True
+        if self._root is not None:
+            self._root._in = False
+        self._root = group
+
+    def refresh(self, *, target_frames_per_second=None, minimum_frames_per_second=0):
+        t0 = time.ticks_us()
+        self.fb.fill(self.pen(0))
+        if self._root is not None:
+            self._root._draw(self, 0, 0, 1)
+        t1 = time.ticks_us()
+        self.panel.show()
+        self.draw_us = time.ticks_diff(t1, t0)
+        self.show_us = time.ticks_diff(time.ticks_us(), t1)
+        return True
+
+    @property
+    def brightness(self):
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value):
+        value = float(value)
+        if not 0 <= value <= 1:
+            raise ValueError("brightness must be 0-1")
+        dim = self.panel.brightness
+        if dim is None:
+            raise AttributeError("this panel cannot dim")
+        dim(value)
+        self._brightness = value
+
+    def _plan(self, colors, transparent, n):
+        """How a source of ``n`` values draws through ``colors`` (``transparent``: a bit an
+        entry): a tuple of (palette framebuf, key) blits. framebuf's key is compared with
+        the palette's output, so transparent entries map to a pen no opaque entry has; a
+        1-bit panel with black, white and transparent entries takes two blits."""
+        m = len(colors)
+        if n < m:
+            n = m
+        pens = bytearray(n)
+        opaque = 0
+        for i in range(m):
+            if not transparent >> i & 1:
+                pens[i] = self.pen(colors[i])
+                opaque |= 1 << i
+        if not opaque:
+            return ()
+        key = bytes(pens) + opaque.to_bytes((n + 7) >> 3, "little")
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        if opaque == (1 << n) - 1:
+            plan = ((self._pal(pens), -1),)
+        elif not self.mono:
+            used = bytearray(256)
+            for i in range(n):
+                if opaque >> i & 1:
+                    used[pens[i]] = 1
+            k = used.find(b"\x00")  # a pen no opaque entry has (a palette under 256)
+            plan = ((self._pal(_keyed(pens, opaque, k)), k),)
+        else:
+            lit = 0
+            for i in range(n):
+                if opaque >> i & 1 and pens[i]:
+                    lit |= 1 << i
+            dark = opaque & ~lit
+            if lit and dark:  # the dark entries, then the lit ones
+                plan = ((self._pal(_ones(n, ~dark)), 1), (self._pal(_ones(n, lit)), 0))
+            else:
+                k = 0 if lit else 1
+                plan = ((self._pal(_keyed(pens, opaque, k)), k),)
+        if len(self._plans) >= 48:
+            self._plans = {}
+        self._plans[key] = plan
+        return plan
+
+    def _pal(self, pens):
+        return framebuf.FrameBuffer(pens, len(pens), 1, self._fmt)
+
+
+def _keyed(pens, keep, k):
+    """``pens`` with every entry not in the bit mask ``keep`` set to ``k``."""
+    for i in range(len(pens)):
+        if not keep >> i & 1:
+            pens[i] = k
+    return pens
+
+
+def _ones(n, mask):
+    """n pens: 1 for the entries in the bit mask ``mask``, 0 for the others."""
+    pens = bytearray(n)
+    for i in range(n):
+        if mask >> i & 1:
+            pens[i] = 1
+    return pens

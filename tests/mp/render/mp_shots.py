@@ -1,0 +1,79 @@
+"""MicroPython's side of tests/test_mp_render.py: each scene drawn by firmware/mplib on an
+in-memory panel, its framebuffer printed (hex) with the colours of its pens and the time the
+renderer took (the WebAssembly port's clock: not a Pico's)."""
+
+import binascii
+import gc
+
+import scenes
+from fbdisplay import FramebufferDisplay, mono_pen
+
+from companion import display as displays
+
+
+class Panel:
+    """A panel in memory: the framebuffer, pens given out in the order colours come (P8) or
+    displayio's 1-bit conversion (MONO), and a count of sends."""
+
+    def __init__(self, width, height, fmt):
+        self.width = width
+        self.height = height
+        self.format = fmt
+        rows = height if fmt == "P8" else (height + 7) // 8
+        self.buffer = bytearray(width * rows)
+        self.colors = []
+        self._pens = {}
+        self.shows = 0
+        self.brightness = None
+        self.bus = None
+
+    def pen(self, rgb):
+        if self.format == "MONO":
+            return mono_pen(rgb)
+        p = self._pens.get(rgb)
+        if p is None:
+            p = self._pens[rgb] = len(self.colors)
+            self.colors.append(rgb)
+        return p
+
+    def show(self):
+        self.shows += 1
+
+
+def display(kind, width, height):
+    panel = Panel(width, height, "P8" if kind == "st7789" else "MONO")
+    return panel, displays.make(kind, FramebufferDisplay(panel), width, height)
+
+
+def shot(name, kind, width, height):
+    import terminalio
+
+    panel, d = display(kind, width, height)
+    scenes.build(name, d)
+    drv = d.driver
+    d.refresh()
+    warm = drv.draw_us
+    terminalio.FONT.bitmap._tc = None  # the glyphs made again, as at the first screen
+    drv._plans = {}
+    d.refresh()
+    cold = drv.draw_us
+    print("@@SHOT", name, kind, width, height, panel.format, warm, cold, panel.shows)
+    print("@@PENS", " ".join(["{:06x}".format(c) for c in panel.colors]))
+    buf = panel.buffer
+    for i in range(0, len(buf), 2048):
+        print("@@HEX", binascii.hexlify(buf[i:i + 2048]).decode())
+    print("@@DONE")
+    gc.collect()
+
+
+def all_shots(names=None):
+    for kind, w, h in scenes.DISPLAYS:
+        for name in names or scenes.SCENES:
+            try:
+                shot(name, kind, w, h)
+            except Exception as e:
+                import sys
+
+                print("@@FAILED", name, kind)
+                sys.print_exception(e)
+                print("@@DONE")

@@ -1,0 +1,190 @@
+"""Lunchbox screens built by the firmware's own classes, the same on CPython and MicroPython.
+
+tests/test_mp_render.py builds each scene twice: on CPython over the simulator's display
+(Blinka's displayio, what `lunchbox sim` shows) and on MicroPython's WebAssembly port over
+firmware/mplib (fbdisplay.FramebufferDisplay on an in-memory panel), and compares the two
+pictures pixel for pixel. A scene gets a companion.display ColorDisplay or MonoDisplay and
+leaves on it what is to be compared; the app's buttons are pressed as the board's are
+(press and release, the app's step after each), on a clock that moves only when told.
+"""
+
+DISPLAYS = (("st7789", 240, 135), ("ssd1306", 128, 64))
+_BUTTONS = ("prev", "next", "ok", "back")
+
+
+class Buttons:
+    def __init__(self):
+        self.pending = []
+
+    def poll(self):
+        out = self.pending
+        self.pending = []
+        return out
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def __call__(self):
+        return self.now
+
+
+class Supply:
+    def __init__(self, percent):
+        self.percent = percent
+
+    def level(self):
+        return self.percent
+
+
+def make_app(d, supply=None):
+    """The app at its main menu on ``d``, over an erased nvm, its dice seeded the same on
+    both interpreters (Hardware.seed takes os.urandom on a board)."""
+    from companion.app import App
+    from companion.core.store import Store
+    from companion.hwbase import Hardware
+    from companion.menu import start
+
+    nvm = bytearray(b"\xff" * 4096)
+    hw = Hardware(d, Buttons(), Clock(), nvm, {"profile": "render-test"}, supply=supply)
+    hw.seed = lambda: 20240601
+    app = App(hw, Store(nvm), start, resume=False)
+    step(app)
+    return app
+
+
+def step(app, ms=0):
+    app.hw.clock.now += ms
+    app.step()
+
+
+def press(app, name, hold=60):
+    b = _BUTTONS.index(name)
+    app.hw.buttons.pending.append((b, True, None))
+    step(app)
+    if hold > 60:
+        step(app, hold)
+        hold = 0
+    app.hw.clock.now += hold
+    app.hw.buttons.pending.append((b, False, None))
+    step(app)
+    step(app, 100)
+
+
+def keys(app, words):
+    for word in words.split():
+        n = 1
+        if "*" in word:
+            word, times = word.split("*")
+            n = int(times)
+        for _ in range(n):
+            if word.startswith("wait:"):
+                step(app, int(word[5:]))
+            elif word.startswith("long:"):
+                press(app, word[5:], 1000)
+            else:
+                press(app, word)
+
+
+def _top(app, name):
+    got = type(app.top).__name__
+    if got != name:
+        raise AssertionError("the top screen is {}, not {}".format(got, name))
+
+
+# --- the scenes -------------------------------------------------------------------------------
+
+def menu(d):
+    make_app(d)
+
+
+def menu_moved(d):
+    keys(make_app(d), "next next")
+
+
+def settings_scrolled(d):
+    """A list with marks (the settings' values) scrolled down: its scroll bar shows."""
+    app = make_app(d)
+    keys(app, "prev ok next*7")
+    _top(app, "SettingsScreen")
+
+
+def toast(d):
+    app = make_app(d)
+    app.notify("Saved game discarded")
+    app.refresh()
+
+
+def dialog(d):
+    from companion.screens import ConfirmDialog
+
+    app = make_app(d)
+    app.push(ConfirmDialog(app, "Resume game?", "Space Lunch", lambda: None, lambda: None,
+                           "Resume", "Discard", lambda: None))
+    app.refresh()
+
+
+def number_picker(d):
+    """Settings > Brightness: the value in big digits (scale 4 on the colour display)."""
+    app = make_app(d)
+    keys(app, "prev ok ok")
+    _top(app, "NumberPicker")
+
+
+def gauge(d):
+    """The title bar with the battery gauge, half full."""
+    make_app(d, Supply(55))
+
+
+def gauge_low(d):
+    """The gauge at 10 % (its fill red on colour) and the low-battery warning."""
+    make_app(d, Supply(10))
+
+
+def crash(d):
+    from companion.crash import show_crash
+
+    show_crash(d, "ValueError: a long message that wraps onto the lines below the bar")
+
+
+def ldl_widget(d):
+    """The Let's Do Lunch board widget alone, every kind of tile on it: both sides' pieces,
+    the last one placed, eaten ones, the lit column, the cursor, the River."""
+    from companion.games.lets_do_lunch.board import BoardWidget
+
+    w = BoardWidget(d)
+    d.root.append(w.group)
+    cells = bytearray(49)
+    for i, v in ((0, 1), (8, 2), (10, 1), (17, 2), (24, 1), (30, 2), (33, 1), (46, 2),
+                 (3, 1), (38, 2)):
+        cells[i] = v
+    w.show(cells, lit=5, last=24, eaten=((16, 0), (40, 1)), cursor=23, mover=1)
+
+
+def ldl_play(d):
+    """Let's Do Lunch on the device's dice, a few turns in: the board and its panel."""
+    app = make_app(d)
+    keys(app, "next ok ok")
+    keys(app, "ok wait:2000 " * 6)
+    _top(app, "PlayScreen")
+
+
+def sl_solo(d):
+    """Space Lunch solo at Easy: the grid dealt, the first turn's hints."""
+    app = make_app(d)
+    keys(app, "ok ok ok*9")
+    _top(app, "SoloScreen")
+
+
+def build(name, d):
+    """Scene ``name`` on ``d``, from a clean start (the title bar's class-wide gauge, top bar
+    and clock are an app's: a scene without an app must not see another scene's)."""
+    from companion.ui import TitleBar
+
+    TitleBar.gauge = TitleBar.top = TitleBar.clock = None
+    globals()[name](d)
+
+
+SCENES = ("menu", "menu_moved", "settings_scrolled", "toast", "dialog", "number_picker",
+          "gauge", "gauge_low", "crash", "ldl_widget", "ldl_play", "sl_solo")
