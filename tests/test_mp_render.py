@@ -222,3 +222,45 @@ def test_the_font_reads_back_as_the_simulators_sheet():
         assert int(t) == ord(c) - 32 == font.get_glyph(ord(c)).tile_index
         want = "".join(str(sheet[int(t) * 6 + x, y]) for y in range(12) for x in range(6))
         assert bits == want, c
+
+
+# --- displayio's rules on MicroPython ------------------------------------------------------
+
+def rule_names():
+    tree = ast.parse((RENDER / "mp_rules.py").read_text())
+    return sorted(n.name for n in tree.body
+                  if isinstance(n, ast.FunctionDef) and n.name.startswith("test_"))
+
+
+@pytest.fixture(scope="module")
+def mp_rules():
+    return mplane.run(libs=LIBS, tests_dir=RENDER, module="mp_rules", heap=HEAP, timeout=600)
+
+
+@pytest.mark.parametrize("name", rule_names())
+def test_micropython_displayio_rule(mp_rules, name):
+    """tests/mp/render/mp_rules.py, each on MicroPython: bad input (a layer added twice, an
+    unknown palette index, a tile out of range, ...) raises CircuitPython's exception and
+    words; what is drawn where (order, offsets, scale, transparency, changes)."""
+    assert name in mp_rules.passed, mp_rules.failed.get(name) or mp_rules.output[-3000:]
+
+
+def test_the_simulator_refuses_a_layer_twice_in_the_same_words():
+    """The words the MicroPython test expects are the simulator's too (its displayio made
+    as strict as the board's: host/lunchbox/sim/strict.py)."""
+    from lunchbox.sim import hw as sim_hw
+
+    sim_hw.make_display_class()  # installs the strict rules
+    import displayio
+    import vectorio
+
+    g = displayio.Group()
+    p = displayio.Palette(1)
+    r = vectorio.Rectangle(pixel_shader=p, width=2, height=2)
+    g.append(r)
+    with pytest.raises(ValueError, match="^Layer already in a group$"):
+        g.append(r)
+    with pytest.raises(ValueError, match="^Layer already in a group$"):
+        g[0] = r
+    with pytest.raises(IndexError, match="^Group index out of range$"):
+        displayio.Group().pop()
