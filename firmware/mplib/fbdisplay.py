@@ -129,7 +129,11 @@ class FramebufferDisplay:
             for i in range(n):
                 if opaque >> i & 1:
                     used[pens[i]] = 1
-            k = used.find(b"\x00")  # a pen no opaque entry has (a palette under 256)
+            k = 0  # a pen no opaque entry has
+            while k < 256 and used[k]:
+                k += 1
+            if k == 256:
+                raise ValueError("no pen left for a transparent entry: 256 colours in use")
             plan = ((self._pal(_keyed(pens, opaque, k)), k),)
         else:
             lit = 0

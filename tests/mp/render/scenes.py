@@ -96,11 +96,13 @@ def _top(app, name):
 # --- the scenes -------------------------------------------------------------------------------
 
 def menu(d):
-    make_app(d)
+    return make_app(d)
 
 
 def menu_moved(d):
-    keys(make_app(d), "next next")
+    app = make_app(d)
+    keys(app, "next next")
+    return app
 
 
 def settings_scrolled(d):
@@ -108,12 +110,14 @@ def settings_scrolled(d):
     app = make_app(d)
     keys(app, "prev ok next*7")
     _top(app, "SettingsScreen")
+    return app
 
 
 def toast(d):
     app = make_app(d)
     app.notify("Saved game discarded")
     app.refresh()
+    return app
 
 
 def dialog(d):
@@ -123,6 +127,7 @@ def dialog(d):
     app.push(ConfirmDialog(app, "Resume game?", "Space Lunch", lambda: None, lambda: None,
                            "Resume", "Discard", lambda: None))
     app.refresh()
+    return app
 
 
 def number_picker(d):
@@ -130,16 +135,17 @@ def number_picker(d):
     app = make_app(d)
     keys(app, "prev ok ok")
     _top(app, "NumberPicker")
+    return app
 
 
 def gauge(d):
     """The title bar with the battery gauge, half full."""
-    make_app(d, Supply(55))
+    return make_app(d, Supply(55))
 
 
 def gauge_low(d):
     """The gauge at 10 % (its fill red on colour) and the low-battery warning."""
-    make_app(d, Supply(10))
+    return make_app(d, Supply(10))
 
 
 def crash(d):
@@ -160,6 +166,7 @@ def ldl_widget(d):
                  (3, 1), (38, 2)):
         cells[i] = v
     w.show(cells, lit=5, last=24, eaten=((16, 0), (40, 1)), cursor=23, mover=1)
+    return w
 
 
 def ldl_play(d):
@@ -168,6 +175,7 @@ def ldl_play(d):
     keys(app, "next ok ok")
     keys(app, "ok wait:2000 " * 6)
     _top(app, "PlayScreen")
+    return app
 
 
 def sl_solo(d):
@@ -175,15 +183,17 @@ def sl_solo(d):
     app = make_app(d)
     keys(app, "ok ok ok*9")
     _top(app, "SoloScreen")
+    return app
 
 
 def build(name, d):
     """Scene ``name`` on ``d``, from a clean start (the title bar's class-wide gauge, top bar
-    and clock are an app's: a scene without an app must not see another scene's)."""
+    and clock are an app's: a scene without an app must not see another scene's); returns
+    what drives it (the app, or the widget), to be kept while the scene is looked at."""
     from companion.ui import TitleBar
 
     TitleBar.gauge = TitleBar.top = TitleBar.clock = None
-    globals()[name](d)
+    return globals()[name](d)
 
 
 SCENES = ("menu", "menu_moved", "settings_scrolled", "toast", "dialog", "number_picker",
