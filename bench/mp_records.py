@@ -3,12 +3,12 @@
 Plain MicroPython 1.24.1 for the Pico leaves 1408 KB of the flash to its file system: littlefs
 v2, 4 KB blocks (352 of them), set up as the rp2 port mounts it (read 32, prog 256 bytes: a
 1 KB cache, 32 bytes of lookahead, block_cycles 100; extmod/vfs_lfsx.c). This builds such an
-image with littlefs-python (the same C library), puts on it what a board carries (the firmware's
-files: ~320 KB of .mpy, /lib, settings.toml), then runs the firmware's own FileStore on it and
+image with littlefs-python (the same C library), puts on it what `lunchbox sync` puts on a
+board (lunchbox.device.mpfiles.board_files: the .mpy, /lib, settings.toml), then runs the firmware's own FileStore on it and
 appends finished-game records until the store refuses one (it keeps RESERVE bytes for the
 saved game). It prints, for each record size, how many fit and what room() said beforehand.
 
-    .venv/bin/python bench/mp_records.py [--firmware-kb 320]
+    .venv/bin/python bench/mp_records.py [--profile pico-display-pack-mp]
 """
 
 import argparse
@@ -84,22 +84,34 @@ class _File:
         self.fs._call(self.f.close)
 
 
-def image(firmware_kb=320):
-    """A fresh littlefs of the Pico's geometry holding ``firmware_kb`` of firmware files (40
-    files, as companion/ and lib/ have about that many of a few KB each... and more)."""
+def board_files(profile="pico-display-pack-mp"):
+    """What `lunchbox sync` puts on a MicroPython board for ``profile`` (board path ->
+    bytes: main.py, settings.toml, companion/ and shared_rules/ as .mpy, lib/)."""
+    from lunchbox.device import mpfiles
+
+    return mpfiles.board_files(profile)
+
+
+def image(files):
+    """A fresh littlefs of the Pico's geometry holding ``files`` (board path -> bytes)."""
     fs = littlefs.LittleFS(**GEOMETRY)
-    fs.mkdir("/lib")
-    n = max(1, firmware_kb // 8)
-    for i in range(n):
-        with fs.open("/lib/m{:03d}.mpy".format(i), "wb") as f:
-            f.write(bytes((i * 7 + j) & 0xFF for j in range(8 * 1024)))
+    for path in sorted(files):
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            d = "/" + "/".join(parts[:i])
+            try:
+                fs.mkdir(d)
+            except FileExistsError:
+                pass
+        with fs.open("/" + path, "wb") as f:
+            f.write(files[path])
     return fs
 
 
-def fill(size, firmware_kb=320, game=600):
+def fill(size, files, game=600):
     """(records kept, room() said at the start, blocks used by the firmware) for records of
     ``size`` bytes beside a saved game of ``game`` bytes and the settings."""
-    fs = image(firmware_kb)
+    fs = image(files)
     base = fs.used_block_count
     store = FileStore("/data", fs=LfsFs(fs))
     store.save_settings(bytes(42))
@@ -116,16 +128,41 @@ def fill(size, firmware_kb=320, game=600):
     return n, said, base
 
 
+def packed(size, files, per_block=BLOCK - 256):
+    """For comparison, not the store's layout: records of ``size`` bytes appended into
+    shared files of up to ``per_block`` bytes (several records a file). How many fit."""
+    fs = image(files)
+    n = k = 0
+    try:
+        while True:
+            name = "/r{:06d}".format(k)
+            with fs.open(name, "wb") as f:
+                used = 0
+                while used + size + 9 <= per_block:
+                    f.write(bytes(size + 9))
+                    used += size + 9
+                    n += 1
+            k += 1
+    except LittleFSError:
+        pass
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--firmware-kb", type=int, default=320)
+    ap.add_argument("--profile", default="pico-display-pack-mp")
     args = ap.parse_args()
-    print("littlefs {} KB ({} blocks of {} B), firmware files {} KB".format(
-        BLOCK * BLOCKS // 1024, BLOCKS, BLOCK, args.firmware_kb))
-    print("{:>12} {:>14} {:>16}".format("record bytes", "records kept", "room() at start"))
+    files = board_files(args.profile)
+    fs = image(files)
+    print("littlefs {} KB ({} blocks of {} B); the board's files for {}: {} files, {} KB, "
+          "{} blocks".format(BLOCK * BLOCKS // 1024, BLOCKS, BLOCK, args.profile, len(files),
+                             sum(len(v) for v in files.values()) // 1024,
+                             fs.used_block_count))
+    print("{:>12} {:>14} {:>16} {:>22}".format("record bytes", "records kept",
+                                               "room() at start", "packed, for comparison"))
     for size in (90, 200, 260, 512, 1024):
-        n, said, base = fill(size, args.firmware_kb)
-        print("{:>12} {:>14} {:>16}".format(size, n, said))
+        n, said, base = fill(size, files)
+        print("{:>12} {:>14} {:>16} {:>22}".format(size, n, said, packed(size, files)))
 
 
 if __name__ == "__main__":

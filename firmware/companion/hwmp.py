@@ -192,18 +192,19 @@ def build(settings_path=SETTINGS):
 def _build(settings_path):
     import time
 
-    import machine
-
     from .core.buttons import button_id
 
     cfg, values = _settings(settings_path)
+    display = _display(cfg)  # first: what the board lacks is mostly the display's driver
+    import machine
+
     pixels = None
     if cfg["neopixel"]:
         pixels = mpparts.Pixels(cfg["neopixel"], cfg["neopixel_count"])
     _rgb_led_off(cfg)
     ids = [button_id(role) for role, _name in cfg["buttons"]]
     hw = Hardware(
-        display=_display(cfg),
+        display=display,
         buttons=mpparts.PinButtons(cfg["buttons"], ids),
         clock=time.ticks_ms,
         nvm=None,  # saves are files (core/filestore.py): main.open_store

@@ -5,7 +5,10 @@ picoparts on CircuitPython): its set-up code is not kept beside the app."""
 
 import time
 
-import machine
+try:
+    import machine
+except ImportError:  # off the board (the WebAssembly port, CPython): Debouncer, drain, pens
+    machine = None
 
 from .core.buttons import ticks_diff
 
@@ -50,6 +53,13 @@ class PicoGraphicsPanel:
         self.gfx.update()
 
 
+def mono_pen(rgb):
+    """0 or 1 for colour 0xRRGGBB as displayio makes it for a 1-bit display: its luma
+    (shared-module/displayio/ColorConverter.c), 128 and over on."""
+    luma = (((rgb >> 16) & 255) * 19 + ((rgb >> 8) & 255) * 182 + (rgb & 255) * 54) // 255
+    return 1 if luma >= 128 else 0
+
+
 class SSD1306Panel:
     """An SSD1306 on machine.I2C: a framebuf.MONO_VLSB buffer (a byte is 8 rows of a column,
     the controller's own page layout) sent whole with horizontal addressing."""
@@ -69,10 +79,7 @@ class SSD1306Panel:
                               0x22, 0, height // 8 - 1))
 
     def pen(self, rgb):
-        # displayio's for a 1-bit display: its luma (shared-module/displayio/ColorConverter.c)
-        # 128 and over is on
-        luma = (((rgb >> 16) & 255) * 19 + ((rgb >> 8) & 255) * 182 + (rgb & 255) * 54) // 255
-        return 1 if luma >= 128 else 0
+        return mono_pen(rgb)
 
     def contrast(self, level):
         # as CircuitPython's BusDisplay dims it: its brightness command (0x81) with 255 x level
@@ -159,18 +166,27 @@ class PinButtons:
         state = machine.disable_irq()
         head = self.head
         machine.enable_irq(state)
-        if head - self.tail > RING:  # the ring went round: the oldest edges are lost
-            self.tail = head - RING
-        deb = self.deb
-        while self.tail != head:
-            k = self.tail % RING
-            c = self.codes[k]
-            deb.edge(c >> 1, bool(c & 1), self.times[k], out)
-            self.tail += 1
+        self.tail = drain(self.times, self.codes, self.tail, head, self.deb, out)
         now = time.ticks_ms()
         for i in range(len(self.pins)):
-            deb.settle(i, self.pins[i].value() == 0, now, out)
+            self.deb.settle(i, self.pins[i].value() == 0, now, out)
         return [(self.ids[i], p, t) for i, p, t in out]
+
+
+def drain(times, codes, tail, head, deb, out):
+    """Feed the ring's edges from ``tail`` up to ``head`` (counts, not indexes: the ring
+    holds the last RING of them) to ``deb``; returns the new tail. When the ring went round
+    (more than RING edges since the last poll) the oldest are lost: the pins' levels, read
+    after (Debouncer.settle), put the buttons right."""
+    ring = len(codes)
+    if head - tail > ring:
+        tail = head - ring
+    while tail != head:
+        k = tail % ring
+        c = codes[k]
+        deb.edge(c >> 1, bool(c & 1), times[k], out)
+        tail += 1
+    return tail
 
 
 class Pixels:

@@ -37,10 +37,17 @@ STATE_MAGIC = b"LBS1"
 # Bytes of free space a finished-game record may not take: the saved game (up to 1 KB, written
 # aside before the old one goes) and the settings always find room, however many records wait.
 RESERVE = const(24576)
-# What one record costs in littlefs blocks, for room(): an inline file lives in its folder's
-# metadata pair (two blocks, kept half empty for its log): measured by bench/mp_records.py.
-REC_COST = const(4)  # bytes of the file system a payload byte takes, ...
-REC_FIXED = const(160)  # ... plus this, a file (name, tags, the pair's compaction room)
+# What a record costs the file system, for room(). A file of up to 512 bytes lives inline in
+# its folder's metadata pair (two 4 KB blocks), and littlefs splits a pair in halves when it
+# holds 2 KB, so the pairs behind the newest keep about 1 KB of files each; a longer file takes
+# a block. bench/mp_records.py measured 926 B a record of 90 bytes on the Pico's littlefs, 1852
+# for 200, 2081 for 260, 4385 for 512; rec_cost() gives 1024, 2048, 2730, 4608.
+INLINE_MAX = const(512)
+PAIR = const(8192)  # a metadata pair's two blocks ...
+PAIR_FILES = const(1024)  # ... hold this much of its files (with their names and tags)
+FILE_TAGS = const(20)  # a file's name and tags in the pair
+BLOCK_COST = const(4608)  # a record in a block of its own, and its entry
+
 KEEP_OTHER = const(32)  # crash records remembered in meta (waiting() counts the rest as games)
 
 _WHAT = {"game": "game", "settings": "settings", "meta": "record counters"}
@@ -77,6 +84,15 @@ class _OsFs:
 
 def _full(exc):
     return isinstance(exc, OSError) and exc.args and exc.args[0] == ENOSPC
+
+
+def rec_cost(size):
+    """Bytes of the file system a record of ``size`` payload bytes takes (an estimate that
+    errs high: room() must not promise more than fits)."""
+    n = len(REC_MAGIC) + 1 + size + 4
+    if n > INLINE_MAX:
+        return BLOCK_COST
+    return min(BLOCK_COST, PAIR // max(1, PAIR_FILES // (n + FILE_TAGS)))
 
 
 def rec_name(seq):
@@ -185,7 +201,7 @@ class FileStore:
         if self.root is None:
             self._next = seq + 1
             return seq
-        if self._free() - RESERVE < REC_FIXED + REC_COST * len(payload):
+        if self._free() - RESERVE < rec_cost(len(payload)):
             return self._refused()
         # The number is taken on the file system first: the host removes the files it has
         # stored, and a number it has seen must never come again (a cut later leaves a gap)
@@ -281,9 +297,7 @@ class FileStore:
         one may not be kept)."""
         if self.root is None:
             return 0xFFFF
-        free = self._free() - RESERVE
-        cost = REC_FIXED + REC_COST * size
-        return max(0, free // cost)
+        return max(0, (self._free() - RESERVE) // rec_cost(size))
 
     def stats(self):
         size = used = 0
@@ -484,7 +498,7 @@ class FileStore:
         self._other = [s for s in self._other if s in self._seqs]
         if blank and self.status is None:
             self.status = MSG_BLANK
-        if self._free() < RESERVE:
+        if self._free() - RESERVE < BLOCK_COST:  # the longest record would be refused
             self.full = True
             self.status = MSG_FULL
 
