@@ -1,6 +1,6 @@
 """Read what is on the simulated screen from the display group tree: the visible texts and
 their boxes in screen pixels (layouts are tested by boxes, not pixels: Blinka's displayio is
-not the device's, see ARCHITECTURE.md)."""
+not the device's: its font metrics differ and it has no memory limit)."""
 
 
 def _is_label(node):
