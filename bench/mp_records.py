@@ -4,9 +4,11 @@ Plain MicroPython 1.24.1 for the Pico leaves 1408 KB of the flash to its file sy
 v2, 4 KB blocks (352 of them), set up as the rp2 port mounts it (read 32, prog 256 bytes: a
 1 KB cache, 32 bytes of lookahead, block_cycles 100; extmod/vfs_lfsx.c). This builds such an
 image with littlefs-python (the same C library), puts on it what `lunchbox sync` puts on a
-board (lunchbox.device.mpfiles.board_files: the .mpy, /lib, settings.toml), then runs the firmware's own FileStore on it and
-appends finished-game records until the store refuses one (it keeps RESERVE bytes for the
-saved game). It prints, for each record size, how many fit and what room() said beforehand.
+board (lunchbox.device.mpfiles.board_files: the .mpy, /lib, settings.toml), then runs the
+firmware's own FileStore on it and appends finished-game records until the store refuses one
+(it keeps RESERVE bytes for the saved game). It prints, for each record size, how many fit,
+what room() said beforehand, and, for comparison only, how many would fit packed several to
+a file (not the layout the host reads).
 
     .venv/bin/python bench/mp_records.py [--profile pico-display-pack-mp]
 """

@@ -55,7 +55,7 @@ def _picographics(cfg):
     p = cfg["display_pins"]
     g = mpparts.gpio
     bus = SPIBus(cs=g(p["cs"]), dc=g(p["dc"]), sck=g(p["sck"]), mosi=g(p["mosi"]),
-                 bl=g(p["backlight"]) if "backlight" in p else -1)
+                 bl=g(p["backlight"]) if "backlight" in p else None)
     w, h = cfg["width"], cfg["height"]
     buffer = bytearray(w * h)  # PEN_P8: a byte a pixel
     gfx = picographics.PicoGraphics(display=picographics.DISPLAY_PICO_DISPLAY, bus=bus,
