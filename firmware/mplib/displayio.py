@@ -286,16 +286,19 @@ class TileGrid(_Layer):
         passes = self.pixel_shader._plan(dsp, 1 << bm._bits)
         if not passes:
             return
+        src = bm._tiles(self.tile_width, self.tile_height, s)
+        for pal, key in passes:  # (two only on a 1-bit panel: its tiles never overlap)
+            self._blits(dsp, ox + self.x * s, oy + self.y * s, s, src, pal, key)
+
+    def _blits(self, dsp, x0, y, s, src, pal, key):
+        bm = self.bitmap
         tw = self.tile_width
         th = self.tile_height
-        src = bm._tiles(tw, th, s)
         tiles = self._tiles
         w = self.width
         sw = tw * s
         sh = th * s
         blit = dsp.fb.blit
-        x0 = ox + self.x * s
-        y = oy + self.y * s
         top = dsp.height
         right = dsp.width
         i = 0
@@ -306,12 +309,10 @@ class TileGrid(_Layer):
                     if x >= right:
                         break
                     if x + sw > 0:
-                        t = tiles[k]
-                        f = src[t]
+                        f = src[tiles[k]]
                         if f is None:
-                            f = bm._tile(src, t, tw, th, s)
-                        for pal, key in passes:
-                            blit(f, x, y, key, pal)
+                            f = bm._tile(src, tiles[k], tw, th, s)
+                        blit(f, x, y, key, pal)
                     x += sw
             i += w
             y += sh

@@ -3,9 +3,10 @@
 What companion/textlabel.py asks of a font: ``bitmap`` (a sheet of glyph tiles, printable
 ASCII in code order, so a character's tile is ord(c) - 32), ``get_bounding_box()`` and
 ``get_glyph(codepoint)``. The glyphs are one bytes object of 12 bytes a glyph (a byte a row,
-the left pixel in the top bit: framebuf's MONO_HLSB), blitted from the table itself; nothing
-is made per glyph at import. A glyph drawn larger (a Group's scale) is made once, when first
-drawn at that scale, and kept (displayio.Bitmap._tiles).
+the left pixel in the top bit: framebuf's MONO_HLSB); nothing is made per glyph at import.
+A glyph gets a framebuf of its own (its bytes, or drawn larger for a Group's scale) the
+first time it is drawn at a scale, kept after (displayio.Bitmap._tiles): MicroPython before
+1.25 blits only from a FrameBuffer, and a FrameBuffer takes only a writable buffer.
 """
 
 import displayio
@@ -157,8 +158,20 @@ class _Sheet(displayio.Bitmap):
     def _tile(self, src, t, tw, th, s):
         if tw == _W and th == _H:
             o = t * _H
-            if s == 1:  # straight from the table (blit takes a read-only buffer this way)
-                f = (memoryview(_GLYPHS)[o:o + _H], _W, _H, framebuf.MONO_HLSB)
+            if s == 1:  # the glyph's 12 bytes as they are (a framebuf needs its own buffer)
+                f = framebuf.FrameBuffer(bytearray(_GLYPHS[o:o + _H]), _W, _H,
+                                         framebuf.MONO_HLSB)
+            elif s == 2:  # the Display Pack's text: each row's bits doubled, the row twice
+                buf = bytearray(4 * _H)
+                for y in range(_H):
+                    v = _GLYPHS[o + y] >> 2  # the 6 pixels, the left one in bit 5
+                    v = (v | v << 4) & 0x0F0F  # bit i to bit 2i
+                    v = (v | v << 2) & 0x3333
+                    v = (v | v << 1) & 0x5555
+                    v = (v | v << 1) << 4  # each pixel twice, 12 of 16 bits from the left
+                    buf[4 * y] = buf[4 * y + 2] = v >> 8
+                    buf[4 * y + 1] = buf[4 * y + 3] = v & 0xFF
+                f = framebuf.FrameBuffer(buf, 2 * _W, 2 * _H, framebuf.MONO_HLSB)
             else:
                 f = displayio._scaled(lambda x, y: _GLYPHS[o + y] >> (7 - x) & 1, _W, _H, s, 1)
         else:  # other tile sizes over the sheet: cut from the pixels
