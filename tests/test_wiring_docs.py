@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from lunchbox import cli
-from lunchbox.hardware import pins, profiles, wiring
+from lunchbox.hardware import enclosure, pins, profiles, wiring
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -124,6 +124,7 @@ def docs_copy(tmp_path):
     shutil.copy(wiring.README, readme)
     wiring_dir = tmp_path / "wiring"
     shutil.copytree(wiring.WIRING_DIR, wiring_dir)
+    shutil.copytree(wiring.HARDWARE_DIR / "enclosure", tmp_path / "enclosure")
     return readme, wiring_dir
 
 
@@ -186,3 +187,111 @@ def test_profile_show_settings(capsys):
 def test_profile_show_unknown(capsys):
     assert cli.main(["profile", "show", "pico-nothing"]) == 1
     assert "pico-display-pack" in capsys.readouterr().err
+
+
+# --- the battery ------------------------------------------------------------------------------
+
+def test_a_battery_profile_draws_the_lipo_shim(profile):
+    """A profile with [power] battery = "lipo" (every build here: its BOM has the SHIM and the
+    cell) shows the SHIM's connections: USB's 5 V in to charge, the cell out on VSYS, ground;
+    dashed (optional), in the table and the diagram."""
+    assert profile["power"]["battery"] == "lipo"
+    assert any("LiPo SHIM" in b["part"] and b.get("optional") for b in profile["bom"])
+    shim = [w for w in wiring.wires(profile) if w.part == wiring.SHIM]
+    assert [(w.pico, w.header) for w in shim] == [("VBUS", 40), ("VSYS", 39), ("GND", 38)]
+    assert all(w.optional and w.wired and "no wire" in w.note for w in shim)
+    table = wiring.wiring_table(profile)
+    assert "| {} | VSYS (cell) | 39 | VSYS |".format(wiring.SHIM) in table
+    root = ET.fromstring(wiring.wiring_svg(profile))
+    wired = [w for w in wiring.wires(profile) if w.wired]
+    lines = root.findall(SVG + "polyline")
+    to_vsys = [ln for w, ln in zip(wired, lines) if w.pico == "VSYS"]
+    assert len(to_vsys) == 1 and to_vsys[0].get("stroke") == wiring.COLOURS["bat"]
+    assert to_vsys[0].get("stroke-dasharray")
+    texts = [t.text for t in root.iter(SVG + "text")]
+    assert "{} (optional)".format(wiring.SHIM) in texts and "battery (VSYS)" in texts
+    assert any(t and t.startswith("The LiPo SHIM's three connections") for t in texts)
+
+
+def test_a_profile_without_a_battery_draws_no_shim():
+    p = profiles.load_profile("pico-ssd1306-5btn")
+    del p["power"]
+    assert not [w for w in wiring.wires(p) if w.part == wiring.SHIM]
+    root = ET.fromstring(wiring.wiring_svg(p))
+    texts = [t.text for t in root.iter(SVG + "text")]
+    assert "battery (VSYS)" not in texts
+    assert not any(t and "LiPo SHIM" in t for t in texts)
+
+
+# --- the case ---------------------------------------------------------------------------------
+
+@pytest.fixture(params=[b["id"] for b in enclosure.BUILDS])
+def build(request):
+    return next(b for b in enclosure.BUILDS if b["id"] == request.param)
+
+
+def test_the_case_holds_its_parts(build):
+    (cl, cw, ch), (ol, ow) = enclosure._size(build)
+    for part in build["stack"]:
+        length, width, _ = enclosure.PART_SIZES[part]
+        assert length + 2 * enclosure.CLEAR <= cl and width + 2 * enclosure.CLEAR <= cw, part
+    assert enclosure.frames(build) * enclosure.MATERIAL >= ch  # the parts fit under the lid
+    assert enclosure.frames(build) >= enclosure.NOTCH_FRAMES
+    assert (ol, ow) == (cl + 2 * enclosure.WALL, cw + 2 * enclosure.WALL)
+    ol2, ow2, oh = enclosure.outer(build)
+    assert oh == (enclosure.frames(build) + 2) * enclosure.MATERIAL
+    assert enclosure.bolt_length(build) >= oh + 3 and enclosure.bolt_length(build) % 5 == 0
+    # the bolts go through the wall, clear of the cavity and the plate's edge
+    r = enclosure.BOLT_HOLE / 2
+    for x, y in enclosure.bolt_holes(build):
+        assert r < x < ol - r and r < y < ow - r
+        assert x + r < enclosure.WALL or x - r > ol - enclosure.WALL
+        assert y + r < enclosure.WALL or y - r > ow - enclosure.WALL
+
+
+def test_the_lids_openings_are_over_the_cavity_and_apart(build):
+    (cl, cw, _), _ = enclosure._size(build)
+    lo, hi = enclosure.WALL, enclosure.WALL + cl
+    boxes = []
+    for cut in enclosure.lid_cuts(build):
+        if cut[0] == "rect":
+            _, x, y, w, h, _ = cut
+            box = (x, y, x + w, y + h)
+        else:
+            _, x, y, r, _ = cut
+            box = (x - r, y - r, x + r, y + r)
+        assert lo <= box[0] and box[2] <= hi, cut
+        assert enclosure.WALL <= box[1] and box[3] <= enclosure.WALL + cw, cut
+        for other in boxes:  # no two openings run into each other
+            assert (box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1]
+                    or other[3] <= box[1]), (cut, other)
+        boxes.append(box)
+    windows = [c for c in enclosure.lid_cuts(build) if c[0] == "rect"]
+    assert len(windows) == len(build["windows"])
+    if build["buttons"]:
+        n, d, pitch = build["buttons"]
+        holes = [c for c in enclosure.lid_cuts(build) if c[0] == "circle"]
+        assert len(holes) == n and all(c[3] * 2 == d for c in holes)
+        assert [round(b[1] - a[1], 2) for a, b in zip(holes, holes[1:])] == [pitch] * (n - 1)
+
+
+def test_the_case_drawing_is_in_millimetres_and_says_its_sizes(build):
+    text = enclosure.svg(build)
+    root = ET.fromstring(text)
+    assert root.get("width").endswith("mm") and root.get("height").endswith("mm")
+    w = float(root.get("width")[:-2])
+    assert root.get("viewBox") == "0 0 {:g} {:g}".format(w, float(root.get("height")[:-2]))
+    texts = " ".join(t.text for t in root.iter(SVG + "text"))
+    assert "outside: {}".format(enclosure.size_text(build)) in texts
+    assert "{} frames".format(enclosure.frames(build)) in texts
+    cuts = [e for e in root.iter() if e.get("stroke") == "#ff0000"]
+    # 4 plates, each with 4 bolt holes; the frames' cavities; the notch; the lid's openings
+    assert len(cuts) == 4 + 16 + 2 + 1 + len(enclosure.lid_cuts(build))
+
+
+def test_the_hardware_readme_gives_each_case(build):
+    text = wiring.README.read_text()
+    assert "](enclosure/{}.svg)".format(build["id"]) in text
+    assert enclosure.size_text(build) in text
+    assert (wiring.HARDWARE_DIR / "enclosure" / "{}.svg".format(build["id"])).read_text() == \
+        enclosure.svg(build)

@@ -29,6 +29,8 @@ ROLE_HELP = {
 }
 
 DISPLAY_PARTS = {"st7789": "ST7789 LCD", "ssd1306": "SSD1306 OLED"}
+SHIM = "LiPo SHIM, cell on its JST"
+SHIM_NOTE = "a SHIM joint, soldered with the header: no wire"
 SSD1306_PIN_ORDER = ("GND", "VCC", "SCL", "SDA")  # the usual 4-pin module order
 
 
@@ -63,8 +65,9 @@ def _ground(wire_list, part, part_pin, near, optional=False):
     wire_list.append(w)
 
 
-def _power(part, part_pin, label, kind, note="", optional=False):
-    function = "5 V from USB" if label == "VBUS" else "3.3 V"
+def _power(part, part_pin, label, kind, note="", optional=False, function=None):
+    if function is None:
+        function = "5 V from USB" if label == "VBUS" else "3.3 V"
     w = Wire(part, part_pin, label, function, kind, note, optional=optional)
     w.header = next(n for n, lab in pins.PICO_HEADER if lab == label)
     return w
@@ -136,6 +139,17 @@ def wires(profile):
         out.append(Wire(part, "DIN", gp, "NeoPixel data", "neopixel",
                         "through the 330 ohm resistor", optional=opt))
         _ground(out, part, "GND", pins.header_pin(gp), optional=opt)
+    if profile.get("power", {}).get("battery") == "lipo":
+        # The LiPo SHIM (hardware/README.md, "Power at the table") is soldered to the Pico's
+        # back with the headers: these are its connections, made by the solder joints. It is
+        # optional: without a cell the box runs on USB and shows no gauge.
+        part = SHIM
+        out.append(_power(part, "VBUS (charge)", "VBUS", "5v", SHIM_NOTE, optional=True,
+                          function="5 V from USB: charges the cell"))
+        out.append(_power(part, "VSYS (cell)", "VSYS", "bat", SHIM_NOTE, optional=True,
+                          function="the cell, through the SHIM's power button"))
+        _ground(out, part, "GND", pins.header_pin("VSYS"), optional=True)
+        out[-1].note = SHIM_NOTE
     return out
 
 
@@ -221,7 +235,7 @@ def readme_block(profile_list):
 
 COLOURS = {"gnd": "#222222", "3v3": "#d62828", "5v": "#f77f00", "spi": "#1d70b8",
            "sda": "#1d70b8", "scl": "#c9a100", "button": "#2a9d3a", "led": "#8e44ad",
-           "neopixel": "#8e44ad"}
+           "neopixel": "#8e44ad", "bat": "#9d174d"}
 PITCH = 20  # header pin spacing in the drawing
 PICO_W = 150
 LANE = 9
@@ -283,7 +297,8 @@ class _Layout:
         self.routes = self._route(self._lane_order())
         height = max([self.pico_bottom + 30] + [y + h + 20 for _, y, h in self.boxes.values()])
         self.legend_y = height + 10
-        self.height = self.legend_y + 60
+        self.shim = any(w.part == SHIM for w in self.wired)
+        self.height = self.legend_y + (78 if self.shim else 60)
 
     def pins_of(self, name):
         return [w for w in self.wired if w.part == name]
@@ -535,7 +550,7 @@ def _part_boxes(lay):
 # the legend's lines, in order: a wire kind and what it is (shown when a wire has that kind)
 LEGEND = (("gnd", "GND"), ("3v3", "3.3 V"), ("5v", "5 V (VBUS)"), ("spi", "SPI"),
           ("sda", "I2C SDA"), ("scl", "I2C SCL"), ("button", "button"), ("led", "LED"),
-          ("neopixel", "LED data"))
+          ("neopixel", "LED data"), ("bat", "battery (VSYS)"))
 
 
 def _legend(lay):
@@ -559,6 +574,10 @@ def _legend(lay):
         out.append(_text(20, y + 26, "; ".join(notes) + ".", 10, fill="#444"))
     out.append(_text(20, y + 44, "Pin numbers are the Pico's header pins (1-40); "
                      "buttons switch to GND and use the internal pull-ups.", 10, fill="#444"))
+    if lay.shim:
+        out.append(_text(20, y + 62, "The LiPo SHIM's three connections are its solder joints "
+                         "on the Pico's back (no wires); the cell plugs into its JST socket.",
+                         10, fill="#444"))
     return out
 
 
@@ -578,7 +597,11 @@ def replace_block(readme_text, block):
 
 
 def expected_files(readme_path=None, wiring_dir=None):
-    """``{path: text}`` for every generated file, as it should be committed."""
+    """``{path: text}`` for every generated file, as it should be committed: the README's
+    block, each profile's wiring diagram, and the cases' drawings (enclosure.py) in the
+    folder beside the wiring's."""
+    from . import enclosure
+
     readme_path = Path(readme_path or README)
     wiring_dir = Path(wiring_dir or WIRING_DIR)
     loaded = load_all()
@@ -586,6 +609,7 @@ def expected_files(readme_path=None, wiring_dir=None):
     files = {readme_path: replace_block(current, readme_block(loaded))}
     for p in loaded:
         files[wiring_dir / (p["id"] + ".svg")] = wiring_svg(p)
+    files.update(enclosure.files(wiring_dir.parent / "enclosure"))
     return files
 
 
@@ -610,6 +634,7 @@ def write_docs(readme_path=None, wiring_dir=None):
     try:
         wiring_dir.mkdir(parents=True, exist_ok=True)
         for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 path.write_text(text, encoding="utf-8")
                 changed.append(path)
