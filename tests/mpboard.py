@@ -107,7 +107,8 @@ class EmulatedBoard:
             if line.strip() == b"ready":
                 ready.set()
             else:
-                sys.stderr.write("[board] " + line.decode("utf-8", "replace"))
+                if b"invalid SIO address" not in line:  # rp2040js at a soft reset
+                    sys.stderr.write("[board] " + line.decode("utf-8", "replace"))
 
     def _from_board(self):
         out, master, slave = self.proc.stdout, self.master, self.slave

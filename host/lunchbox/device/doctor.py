@@ -54,6 +54,8 @@ def _flash_fix(chip=None, board=None):
             prof = profiles.load_profile(pid, check=False)
         except LunchboxError:
             continue
+        if profiles.runtime(prof) != profiles.CIRCUITPYTHON:
+            continue
         if (board and prof.get("board") == board) or (not board and chip
                                                        and prof.get("chip") == chip):
             ids.append(pid)

@@ -36,6 +36,10 @@ BUILTIN = ("adafruit_pixelbuf", "alarm", "analogio", "array", "binascii", "bitma
            "micropython", "neopixel_write", "os", "random", "re", "struct", "supervisor", "sys",
            "terminalio", "time", "traceback", "usb_cdc", "vectorio", "watchdog")
 
+# The MicroPython board layer (mpfiles ships it): it imports machine, which CircuitPython has
+# not, and would only take room on CIRCUITPY.
+MICROPYTHON_ONLY = ("companion/hwmp.py",)
+
 ASSET_SUFFIXES = (".py", ".json", ".bdf", ".pcf", ".bmp")  # .json: the games' descriptors
 ROOT_FILES = ("boot.py", "code.py")
 SETTINGS = "settings.toml"
@@ -213,6 +217,8 @@ def sources(profile, root=REPO_ROOT, find_spec=importlib.util.find_spec):
             firmware / "code.py"), hint="run sync from a complete Lunchbox checkout")
     files.update(_walk(firmware / "companion", "companion/", ASSET_SUFFIXES))
     files.update(_walk(root / "shared_rules", "shared_rules/", (".py", ".json")))
+    for rel in MICROPYTHON_ONLY:
+        files.pop(rel, None)
     files.update(reachable_library_files(needed_libraries(profile), files, find_spec))
     return files
 

@@ -20,10 +20,15 @@ KNOWN_IDS = {
     (0x239A, 0x8162): "Raspberry Pi Pico 2 W",
 }
 ADAFRUIT_VID = 0x239A
+# MicroPython's rp2 port (ports/rp2/mpconfigport.h: the Raspberry Pi vendor id, PID 0005; its
+# one CDC interface, the REPL, is named "Board CDC"; Pimoroni's Pico builds keep both)
+MICROPYTHON_IDS = {(0x2E8A, 0x0005): "MicroPython board"}
+MICROPYTHON_INTERFACE = "Board CDC"
 
 CONSOLE = "console"
 DATA = "data"
 UNKNOWN = "unknown"
+MICROPYTHON = "micropython"  # a MicroPython board's REPL (files, records: device.mpboard)
 
 # What on_next_reset(UF2) + reset() looks like typed at the REPL.
 REPL_UF2_LINES = (
@@ -48,7 +53,7 @@ class Port:
 
     @property
     def board(self):
-        return KNOWN_IDS.get((self.vid, self.pid))
+        return KNOWN_IDS.get((self.vid, self.pid)) or MICROPYTHON_IDS.get((self.vid, self.pid))
 
     def usb_id(self):
         if self.vid is None:
@@ -71,6 +76,8 @@ def role_of(interface, vid, pid):
             return DATA
         if interface.startswith("CircuitPython CDC "):
             return CONSOLE
+    if (vid, pid) in MICROPYTHON_IDS or (interface or "").startswith(MICROPYTHON_INTERFACE):
+        return MICROPYTHON
     return UNKNOWN
 
 
@@ -91,7 +98,8 @@ def _system_comports():
 
 
 def list_ports(comports=None):
-    """CircuitPython-looking serial ports: by interface name, or by a known VID:PID."""
+    """CircuitPython- and MicroPython-looking serial ports: by interface name, or by a known
+    VID:PID."""
     raw = (comports or _system_comports)()
     ports = []
     for p in raw:
@@ -103,6 +111,15 @@ def list_ports(comports=None):
         ):
             ports.append(port)
     return sorted(ports, key=lambda p: p.device)
+
+
+def micropython_ports(ports):
+    """The MicroPython boards' REPL ports."""
+    return [p for p in ports if p.role == MICROPYTHON]
+
+
+def circuitpython_ports(ports):
+    return [p for p in ports if p.role != MICROPYTHON]
 
 
 def console_ports(ports):

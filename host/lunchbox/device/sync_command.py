@@ -12,7 +12,12 @@ from . import drives, fileset, mpycross, sync
 
 
 def register(parser):
-    parser.add_argument("--drive", metavar="PATH", help="the CIRCUITPY drive (default: find it)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--drive", metavar="PATH",
+                       help="the CIRCUITPY drive (default: find it)")
+    where.add_argument("--port", metavar="PORT",
+                       help="a MicroPython board's serial port (default: the one attached, "
+                            "for a profile with runtime = \"micropython\")")
     parser.add_argument("--profile", metavar="NAME",
                         help="hardware profile id or .toml path (default: the one already on "
                              "the drive); one of: " + ", ".join(profiles.list_profiles()))
@@ -293,7 +298,39 @@ def sync_once(drive, profile_name=None, dry_run=False, out=None, err=None,
     return p
 
 
+def micropython_wanted(args, roots=None, comports=None):
+    """Whether this sync goes to a MicroPython board: --port, a MicroPython profile, or no
+    CIRCUITPY drive but a MicroPython board attached."""
+    if getattr(args, "port", None):
+        return True
+    if args.drive:
+        return False
+    if args.profile:
+        try:
+            profile = profiles.load_profile(args.profile, check=False)
+        except LunchboxError:
+            return False  # the CircuitPython path says what is wrong with it
+        return profiles.runtime(profile) == profiles.MICROPYTHON
+    if drives.find_circuitpy(roots):
+        return False
+    from . import ports
+
+    try:
+        return bool(ports.micropython_ports(ports.list_ports(comports)))
+    except Exception:  # no serial backend: the drive path says "no CIRCUITPY drive"
+        return False
+
+
 def run(args):
+    if micropython_wanted(args):
+        from . import mpsync
+
+        if args.watch or args.mpy_cross:
+            raise LunchboxError("--{} is for a CircuitPython drive".format(
+                "watch" if args.watch else "mpy-cross"),
+                hint="leave it out: a MicroPython board gets MicroPython's .mpy files")
+        mpsync.run_sync(args.port, args.profile, args.dry_run, py=args.py)
+        return 0
     ask = ask_drive if interactive() else None
     drive = find_drive(args.drive, ask=ask)
     if not args.watch:
