@@ -107,6 +107,15 @@ def test_readme_shots(tmp_path, run_lunchbox):
     assert {"aqua-brunch-display-pack.png", "aqua-brunch-ssd1306.png",
             "menu-display-pack.png", "menu-ssd1306.png",
             "space-lunch-turn-display-pack.png", "space-lunch-end-ssd1306.png"} <= set(names)
+    # exactly the pictures of the README's table, as the help says
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    shown = {m for m in re.findall(r"\(docs/img/([\w-]+\.png)\)", readme)
+             if not m.startswith("stats-")}
+    assert set(names) == shown and len(names) == 26
+    assert "every picture of the README's table" in " ".join(
+        run_lunchbox("sim", "--help").stdout.split())
     import pygame
 
     assert pygame.image.load(str(tmp_path / "menu-ssd1306.png")).get_size() == (384, 192)
@@ -120,6 +129,34 @@ def test_readme_shots(tmp_path, run_lunchbox):
 
 
 # the terminal renderer
+
+# how the README writes a key the terminal reads (the other spellings are the same key)
+KEY_WORDS = {b"\x1b[A": "Up arrow", b"\x1b[D": "Left", b"\x1b[B": "Down arrow",
+             b"\x1b[C": "Right", b"\r": "Enter", b" ": "Space", b"\x7f": "Backspace",
+             b"\x1b": "Esc", b"u": "`u`", b"o": "`o`", b"q": "`q`", b"\x03": "Ctrl-C"}
+ROWS = {"prev": "previous", "next": "next", "ok": "OK", "long-ok": "OK", "back": "back",
+        "undo": "undo (a long back)", "quit": "quit the simulator"}
+
+
+def test_the_readme_gives_every_key_the_terminal_reads():
+    from lunchbox.sim.term import KEYS
+
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index("| the box's button | in the window | in the terminal |")
+    table = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        table[cells[0]] = cells[2]
+    assert set(table) == set(ROWS.values())
+    said = {action for action in KEYS.values()}
+    assert said == set(ROWS)  # a new key action needs a row
+    for key, action in KEYS.items():
+        if key in KEY_WORDS:
+            assert KEY_WORDS[key] in table[ROWS[action]], (key, action, table[ROWS[action]])
+    assert "long OK" in table["OK"]
+
 
 def test_parse_keys():
     assert parse_keys(b"\x1b[A\x1b[B\x1b[C\x1b[D\r \x7f\x1bu o q") == [
