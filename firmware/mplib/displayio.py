@@ -300,19 +300,15 @@ class TileGrid(_Layer):
         sh = th * s
         blit = dsp.fb.blit
         top = dsp.height
-        right = dsp.width
         i = 0
         for _ in range(self.height):
             if y < top and y + sh > 0:
                 x = x0
-                for k in range(i, i + w):
-                    if x >= right:
-                        break
-                    if x + sw > 0:
-                        f = src[tiles[k]]
-                        if f is None:
-                            f = bm._tile(src, tiles[k], tw, th, s)
-                        blit(f, x, y, key, pal)
+                for k in range(i, i + w):  # (blit clips, and skips a tile off the screen)
+                    f = src[tiles[k]]
+                    if f is None:
+                        f = bm._tile(src, tiles[k], tw, th, s)
+                    blit(f, x, y, key, pal)
                     x += sw
             i += w
             y += sh

