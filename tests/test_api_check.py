@@ -77,10 +77,18 @@ def is_api_error(code, msg, names):
     return any(q.split(".")[-1] in names or q.split(".")[0] in names for q in quoted)
 
 
+# The board layer for MicroPython: CircuitPython never imports it (it imports machine), and
+# tests/test_api_check_mp.py checks it against MicroPython's own stubs.
+MICROPYTHON_ONLY = ("hwmp.py", "mpparts.py")
+
+
 def checked_tree(tmp):
-    """firmware/ as mypy sees it: companion/, boot.py, code.py as code_py.py, the probe."""
+    """firmware/ as mypy sees it: companion/ (less its MicroPython board layer), boot.py,
+    code.py as code_py.py, the probe."""
     shutil.copytree(ROOT / "firmware" / "companion", tmp / "companion",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    for name in MICROPYTHON_ONLY:
+        (tmp / "companion" / name).unlink()
     shutil.copy(ROOT / "firmware" / "boot.py", tmp / "boot.py")
     shutil.copy(ROOT / "firmware" / "code.py", tmp / "code_py.py")
     shutil.copy(ROOT / "tests" / "cp_probe.py", tmp / "cp_probe.py")
@@ -185,11 +193,15 @@ def test_the_check_catches_a_wrong_call(tmp_path):
         "keypad.Keys(pins, value_when_pressed=False, pull_up=True)"))
     leds = tree / "companion" / "leds.py"
     leds.write_text(leds.read_text().replace("p.show()", "p.show(1)"))
-    # a placeholder None with nothing said of what it will hold, then used
+    # the race as it was: a placeholder None with nothing said of what it will hold, then
+    # used where the mode says it is set
     race = tree / "companion" / "games" / "space_battle" / "entry.py"
     src = race.read_text()
-    assert "pick = None  # type: Optional[TablePick]" in src
-    race.write_text(src.replace("pick = None  # type: Optional[TablePick]", "pick = None"))
+    for was, now in (("pick = None  # type: Optional[TablePick]", "pick = None"),
+                     ('if self.mode == "first" and pick is not None:', 'if self.mode == "first":')):
+        assert was in src, was
+        src = src.replace(was, now)
+    race.write_text(src)
     errors = api_errors(mypy(tree, cache="10-broken"), stub_dirs(SITE))
     text = report(errors)
     assert "FourWire" in text
@@ -197,3 +209,21 @@ def test_the_check_catches_a_wrong_call(tmp_path):
     assert "release_all_displays" in text
     assert "leds.py" in text
     assert 'space_battle/entry.py' in text and '"None" has no attribute "view"' in text
+
+
+def test_what_is_left_out_here_is_checked_against_micropython():
+    """The MicroPython board layer is not checked against CircuitPython, so it must be checked
+    against MicroPython: each module left out is one of test_api_check_mp's."""
+    import test_api_check_mp
+
+    for name in MICROPYTHON_ONLY:
+        assert (ROOT / "firmware" / "companion" / name).is_file(), name
+        assert "companion." + name[:-3] in test_api_check_mp.MODULES, name
+    # and CircuitPython's side imports none of it
+    for path in (ROOT / "firmware" / "companion").rglob("*.py"):
+        if path.name in MICROPYTHON_ONLY:
+            continue
+        text = path.read_text()
+        for name in MICROPYTHON_ONLY:
+            assert not re.search(r"^\s*(from|import) [\w.]*\b{}\b".format(name[:-3]), text,
+                                 re.M), (path, name)

@@ -172,8 +172,9 @@ class RaceScreen(TallyScreen):
     def view(self):
         g = self.game
         nm = self.names()
-        if self.mode == "first":
-            return self.pick.view(nm)
+        pick = self.pick
+        if self.mode == "first" and pick is not None:  # mode "first" comes with its pick
+            return pick.view(nm)
         if self.mode is not None and self.mode[0] == "serve":
             # the serve check's points, scored from the race's own list (a chooser over it
             # would cost a Pico its widgets); OK on a line of the result scores nothing
@@ -232,7 +233,8 @@ class RaceScreen(TallyScreen):
             self.pick.tick(now)
 
     def on_game_button(self, button, kind):
-        if self.mode != "first" or not self.pick.button(button, kind):
+        pick = self.pick
+        if self.mode != "first" or pick is None or not pick.button(button, kind):
             super().on_game_button(button, kind)
 
     def exit(self):
