@@ -21,14 +21,22 @@ def register(parser):
     parser.set_defaults(_parser=parser)
 
 
+# what each build is called where a user finds it
+BUILDS = {
+    "circuitpython": "CircuitPython",
+    "micropython": "MicroPython (micropython.org's build for the board)",
+    "micropython-pimoroni": "MicroPython, Pimoroni's build (with PicoGraphics)",
+}
+
+
 def _list(out):
     for pid in profiles.list_profiles():
         try:
             p = profiles.load_profile(pid)
-            status = p["name"]
+            runtime, status = profiles.runtime(p), p["name"]
         except LunchboxError as e:
-            status = "INVALID: " + str(e).splitlines()[0]
-        print("{:<22} {}".format(pid, status), file=out)
+            runtime, status = "?", "INVALID: " + str(e).splitlines()[0]
+        print("{:<22} {:<13} {}".format(pid, runtime, status), file=out)
 
 
 def _show(args, out):
@@ -40,6 +48,7 @@ def _show(args, out):
     board = pins.BOARDS[p["board"]]["name"]
     print("{} ({})".format(p["id"], p["name"]), file=out)
     print("board: {} [{}], chip {}".format(board, p["board"], p["chip"]), file=out)
+    print("runtime: {}".format(BUILDS[profiles.firmware_build(p)]), file=out)
     print("", file=out)
     print(wiring.wiring_table(p), file=out)
     print("", file=out)

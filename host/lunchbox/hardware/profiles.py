@@ -37,7 +37,8 @@ DRIVERS = {
     },
 }
 
-_TOP_KEYS = {"name", "board", "chip", "display", "buttons", "leds", "power", "bom", "id"}
+_TOP_KEYS = {"name", "board", "chip", "runtime", "display", "buttons", "leds", "power", "bom",
+             "id"}
 _DISPLAY_KEYS = {"driver", "part", "pack", "width", "height", "rotation", "address", "pins",
                  "spi_hz"}
 _BUTTON_KEYS = {"pin", "role", "label"}
@@ -52,6 +53,16 @@ BATTERIES = ("lipo",)
 # board_definitions; tests/test_power_profiles.py checks it)
 BATTERY_BOARDS = ("raspberry_pi_pico", "raspberry_pi_pico2", "raspberry_pi_pico_w",
                   "raspberry_pi_pico2_w")
+# runtime = "...": the Python the board runs the firmware on (CircuitPython where the key is
+# absent). MicroPython drives the displays through its own modules: an SSD1306 with the plain
+# build's framebuf and machine.I2C, an ST7789 only through Pimoroni's build (its PicoGraphics
+# module, whose DISPLAY_PICO_DISPLAY panel is the Pico Display Pack's 240x135), so a profile's
+# runtime and display name the one UF2 it needs (``firmware_build``).
+CIRCUITPYTHON = "circuitpython"
+MICROPYTHON = "micropython"
+RUNTIMES = (CIRCUITPYTHON, MICROPYTHON)
+MICROPYTHON_ST7789_SIZE = (240, 135)
+MICROPYTHON_CHIPS = ("RP2040",)  # the MicroPython builds the project boots and tests
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is about 2 KiB
 MAX_PROFILE_DEPTH = 8  # [[buttons]] and rgb = [...] nest 2 deep
 MAX_NEOPIXELS = 64  # more needs its own power supply and more RAM than the firmware plans for
@@ -177,6 +188,7 @@ def validate(profile):
     problems = _unknown_keys(profile, _TOP_KEYS, "profile")
     uses = []  # (pin name, what uses it), in file order
     board = _board(profile, problems)
+    _runtime(profile, problems)
     facts, dpins = _display(profile, uses, problems)
     _buttons(_section(profile, "buttons", problems), uses, problems)
     leds = _leds(_section(profile, "leds", problems), uses, problems)
@@ -222,6 +234,44 @@ def _board(profile, problems):
         problems.append("board {} carries the {}, not the {}".format(
             board, pins.BOARDS[board]["chip"], chip))
     return board if board in pins.BOARDS else None
+
+
+def runtime(profile):
+    """The profile's runtime: "circuitpython" (the default) or "micropython"."""
+    return profile.get("runtime", CIRCUITPYTHON)
+
+
+def firmware_build(profile):
+    """Which build of the runtime the board needs: "circuitpython", "micropython" (the plain
+    build) or "micropython-pimoroni" (Pimoroni's, with PicoGraphics: the ST7789 needs it)."""
+    if runtime(profile) != MICROPYTHON:
+        return CIRCUITPYTHON
+    if (profile.get("display") or {}).get("driver") == "st7789":
+        return "micropython-pimoroni"
+    return MICROPYTHON
+
+
+def _runtime(profile, problems):
+    """The runtime named, and what MicroPython can drive."""
+    value = profile.get("runtime", CIRCUITPYTHON)
+    if not isinstance(value, str) or value not in RUNTIMES:
+        problems.append("profile: runtime {!r} is not one the firmware runs on ({})".format(
+            value, ", ".join(RUNTIMES)))
+        return
+    if value != MICROPYTHON:
+        return
+    chip = profile.get("chip")
+    if isinstance(chip, str) and chip in pins.CHIPS and chip not in MICROPYTHON_CHIPS:
+        problems.append("runtime micropython: the firmware runs on MicroPython on the {} "
+                        "only, not the {}".format(", ".join(MICROPYTHON_CHIPS), chip))
+    display = profile.get("display")
+    if isinstance(display, dict) and display.get("driver") == "st7789":
+        size = (display.get("width"), display.get("height"))
+        if size != MICROPYTHON_ST7789_SIZE:
+            problems.append(
+                "runtime micropython: an st7789 is driven by Pimoroni's PicoGraphics "
+                "(DISPLAY_PICO_DISPLAY, the Pico Display Pack's {}x{}), not {!r}x{!r}".format(
+                    *(MICROPYTHON_ST7789_SIZE + size)))
 
 
 def _display(profile, uses, problems):
@@ -490,6 +540,10 @@ def render_settings(profile):
         ("LUNCHBOX_PROFILE", profile["id"]),
         ("LUNCHBOX_BOARD", profile["board"]),
         ("LUNCHBOX_CHIP", profile["chip"]),
+    ]
+    if runtime(profile) == MICROPYTHON:  # CircuitPython where absent, as in the profile
+        lines.append(("LUNCHBOX_RUNTIME", MICROPYTHON))
+    lines += [
         ("LUNCHBOX_DISPLAY", display["driver"]),
         ("LUNCHBOX_DISPLAY_WIDTH", display["width"]),
         ("LUNCHBOX_DISPLAY_HEIGHT", display["height"]),
@@ -512,7 +566,8 @@ def render_settings(profile):
     battery = profile.get("power", {}).get("battery")
     if battery:
         lines.append(("LUNCHBOX_BATTERY", battery))
-    if profile["chip"] in HEAP_START_SIZE:
+    if runtime(profile) != MICROPYTHON and profile["chip"] in HEAP_START_SIZE:
+        # CircuitPython's own key (MicroPython's heap is one area from the start)
         lines.append((HEAP_START_KEY, HEAP_START_SIZE[profile["chip"]]))
     out = []
     for key, value in lines:
