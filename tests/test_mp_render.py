@@ -264,3 +264,16 @@ def test_the_simulator_refuses_a_layer_twice_in_the_same_words():
         g[0] = r
     with pytest.raises(IndexError, match="^Group index out of range$"):
         displayio.Group().pop()
+
+
+def test_the_rules_hold_on_a_pico_build_of_micropython():
+    """The same checks on plain MicroPython 1.24.1 for the Pico (in rp2040js), mplib as the
+    .mpy files a board gets: the WebAssembly port has more than a Pico build (bytearray's
+    str methods, blit from a (buffer, w, h, format) tuple), so this is where using one of
+    those would fail."""
+    import mpboard
+    import pico_check
+
+    out = pico_check.run(mpboard.PLAIN_UF2, True, pico_check.RULES)
+    n = len(rule_names())
+    assert "rules: {} of {} passed".format(n, n) in out, out

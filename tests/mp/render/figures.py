@@ -41,7 +41,7 @@ def main():
                                                          int(cold) / 1000))
     import scenes
 
-    n = 6 + 9 * len(scenes.SCENES) * len(scenes.DISPLAYS) + 6 * 2  # mp_figures._plan's steps
+    n = 6 + 9 * len(scenes.SCENES) * len(scenes.DISPLAYS) + 7 * 2  # mp_figures._plan's steps
     out = run(imports=["mp_step"] * n, heap=2048 * 1024, bounded=True)
     print("heap, bytes")
     for line in out.splitlines():

@@ -81,6 +81,7 @@ def _plan():
             STEPS.append(("held", (name, kind)))
             STEPS.append(("drop", None))
     for s in (1, 2):
+        STEPS.append(("noglyphs", None))
         _mark("before")
         STEPS.append(("glyphs", s))
         _mark("after")
@@ -125,11 +126,14 @@ def step():
         print("@@HEAP", arg[1], arg[0], S["at"]["after"] - S["at"]["before"])
     elif what == "drop":
         S["d"] = S["keep"] = None
+    elif what == "noglyphs":
+        import terminalio
+
+        terminalio.FONT.bitmap._tc = None
     elif what == "glyphs":
         import terminalio
 
         b = terminalio.FONT.bitmap
-        b._tc = None
         src = b._tiles(6, 12, arg)
         for t in range(95):
             b._tile(src, t, 6, 12, arg)

