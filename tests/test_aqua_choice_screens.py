@@ -63,7 +63,7 @@ def test_another_card_taken(profile, simulate):
     assert g.own == [0, 0, 1]
     sim = simulate(profile, TO_SCORES3 + " ".join(words))
     t = sim.texts()
-    assert t[:2] == ["Round 1", "str, got"]  # the round's result after the question
+    assert t[:2] == ["Round 1", "strength"]  # the round's result after the question
     t = simulate(profile, TO_SCORES3 + " ".join(words) + " ok " + to_scores(g) + " ok").texts()
     assert t[0] == "Scores" and t.count("7 own 0") == 2, t
 
@@ -76,7 +76,7 @@ def test_alike_cards_ask_nothing(profile, simulate):
     words = scorekeys.aqua_round(g, plan)
     assert g.round == 1
     t = simulate(profile, "wait:3000 next next ok ok ok " + " ".join(words)).texts()
-    assert t[:2] == ["Round 1", "str, got"], t
+    assert t[:2] == ["Round 1", "strength"], t
 
 
 def test_a_save_from_before_the_setting_resumes_under_its_rules(profile, simulate, nvm,
@@ -89,4 +89,4 @@ def test_a_save_from_before_the_setting_resumes_under_its_rules(profile, simulat
     for a in ROUND[:-1]:
         old.apply(a)
     t = simulate(profile, "ok " + " ".join(scorekeys.aqua_keys(old, ROUND[-1])), nvm).texts()
-    assert t[:2] == ["Round 1", "str, got"], t  # its rules: the own colours, no question
+    assert t[:2] == ["Round 1", "strength"], t  # its rules: the own colours, no question

@@ -40,7 +40,7 @@ def test_rulebook_round_typed_in(profile, tmp_path, simulate):
     c = sim.captures[0]
     assert c["problems"] == []
     t = c["texts"]
-    assert t[:2] == ["Round 1", "str, got"]
+    assert t[:2] == ["Round 1", "strength"]
     # strengths 7, 24, 17; the catch: 24 takes the perch, 17 the pufferfish, 7 the lobster
     assert t[2:] == ["P1 7", "+2 =2", "P2 24", "+7 =7", "P3 17", "+5 =5"]
     assert g.history[0][2] == ab.divide_catch([7, 24, 17], [7, 2, 5], 0)

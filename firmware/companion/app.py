@@ -232,6 +232,8 @@ class App:
             if self.whole:
                 self.whole = False
                 self.d.redraw()
+            if self.toast.visible:
+                self.toast.cover()  # nothing of the screen shown cut in two by it
             self.d.refresh()
             self.refreshes += 1
             self.dirty = False

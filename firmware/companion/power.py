@@ -10,7 +10,8 @@ import displayio
 from .core.power import LOW
 from .ui import TitleBar
 
-MSG_LOW = "Battery low: charge it soon"  # LOW leaves hours: hardware/README.md
+# LOW leaves hours: hardware/README.md. The toast's two lines break where the words do.
+MSG_LOW = "Battery low:\ncharge it soon"
 
 
 class Gauge:
@@ -31,7 +32,9 @@ class Gauge:
         self.palette = palette
         self.bad = d.BAD if not d.mono else d.TITLE_FG
         self.fg = d.TITLE_FG
-        x = d.width - d.pad - self.w - s
+        # a pixel into the title's right margin: three blank pixels between it and the text
+        # in the cells before it (ui.TitleBar.reserve), the status or the clock's time
+        x = d.width - d.pad + 1 - self.w - s
         y = (d.title_h - self.h) // 2
         self.group = displayio.Group(x=x, y=y)
         self.group.append(displayio.TileGrid(self.bitmap, pixel_shader=palette))

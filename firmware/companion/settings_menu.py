@@ -1,13 +1,13 @@
 """Settings: brightness, LEDs, player names, Space Lunch's hints and cards, when the idle
-screen dims and goes off, About. Imported when Settings opens and let go when it closes (on the
-device), so a game never carries its code."""
+screen dims and goes off, About, Check the box (selftest.py). Imported when Settings opens and
+let go when it closes (on the device), so a game never carries its code."""
 
 # the turn clock's two rows: their pickers in clock_menu.py, loaded when one is opened
 
 from . import __version__
 from .core.appsettings import BRIGHTNESS_STEP, DIM_S, NAME_CHARS, NAME_LEN, OFF_S
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
-from .core.text import fit
+from .core.text import fit, wrap
 from .screens import ItemPicker, ListScreen, MessageScreen, NumberPicker, Screen
 from .ui import TitleBar, text
 
@@ -25,14 +25,15 @@ class SettingsScreen(ListScreen):
     def items(self):
         # "Lunch cards": "Space Lunch cards" and its mark do not fit a row (18 characters on
         # the colour display)
+        # "Check the box" last: one press back from the first row (a first builder's)
         return ["Brightness", "LEDs", "Player names", "Hints", "Lunch cards", "Dim screen",
-                "Screen off", "Clock", "Clock bonus", "About"]
+                "Screen off", "Clock", "Clock bonus", "About", "Check the box"]
 
     def marks(self):
         s = self.app.settings
         return ["{}%".format(s.brightness), "on" if s.leds else "off", "",
                 "on" if s.hints else "off", "dealt" if s.deal else "typed", after(s.dim),
-                after(s.off)] + clock_marks(s.clock) + [""]
+                after(s.off)] + clock_marks(s.clock) + ["", ""]
 
     def activate(self, index):
         app = self.app
@@ -81,8 +82,12 @@ class SettingsScreen(ListScreen):
                 s.deal = not s.deal
             app.save_settings()
             self.refresh_items()
-        else:
+        elif index == 9:
             app.push(AboutScreen(app))
+        else:
+            from .selftest import SelfTest
+
+            app.push(SelfTest(app))
 
 
 def after(seconds):
@@ -126,13 +131,14 @@ class AboutScreen(ListScreen):
 
     def items(self):
         app = self.app
-        return ["Firmware " + __version__,
-                app.hw.profile.get("profile", "?"),
-                "{} records kept".format(len(app.store.records())),
-                "Saves: " + ("check nvm" if app.store.status else "ok")]
+        # the profile's name on as many rows as it takes (a row is 18 characters in colour)
+        return (["Firmware " + __version__] +
+                wrap(app.hw.profile.get("profile", "?"), app.d.cols - 1) +
+                ["{} records kept".format(len(app.store.records())),
+                 "Saves: " + ("check nvm" if app.store.status else "ok")])
 
     def activate(self, index):
-        if index == 3 and self.app.store.status:
+        if index == len(self.menu.items) - 1 and self.app.store.status:
             from .app import NOTICE_TITLE
 
             self.app.push(MessageScreen(self.app, NOTICE_TITLE, self.app.store.status))

@@ -299,8 +299,14 @@ class Toast:
         self.group = displayio.Group()
         self.parts = []
         self.lines = 2
-        self.h = self.lines * d.char_h + 2 * d.pad + 4
-        y = d.height - self.h
+        y = d.height - (self.lines * d.char_h + 2 * d.pad + 4)
+        # a list row whose text the box's top edge would cut is taken whole (the OLED's rows)
+        t = d.title_h + (y - d.title_h) // d.row_h * d.row_h + (d.row_h - d.char_h) // 2
+        if t < y < t + d.char_h:
+            y = t - 1
+        self.y = y
+        self.h = d.height - y
+        self.cut = []  # the screen's labels hidden while the toast is up (cover())
         # the box and its one-pixel frame: one TileGrid over a small sheet of 3x3 tiles (the
         # sheet framed: corners, edges, inside), laid out over the box; drawn once when the
         # toast shows or hides (two full-size rectangles were two bitmaps, each drawn in turn)
@@ -331,8 +337,9 @@ class Toast:
             box[cols - 1, j] = 5
         self.parts.append(box)
         self.labels = []
+        top = y + (h - self.lines * d.char_h) // 2
         for i in range(self.lines):
-            lab = text(d, "", d.width // 2, y + 2 + d.pad + i * d.char_h + d.char_h // 2,
+            lab = text(d, "", d.width // 2, top + i * d.char_h + d.char_h // 2,
                        d.TITLE_FG if not d.mono else d.FG, anchor=(0.5, 0.5))
             self.labels.append(lab)
             self.parts.append(lab)
@@ -347,10 +354,40 @@ class Toast:
                 self.group.append(part)
         self.until = until
 
+    def cover(self):
+        """Hide each label of the screen that the box's top edge would cut in two (a game's
+        board, a panel of several lines): a row half shown under a toast does not read.
+        Called by the app before a refresh while the toast is up (the screen may change
+        under it); hide() shows them again. No recursion: a toast comes deep in a press."""
+        top = self.y
+        todo = []
+        root = self.d.root
+        for i in range(len(root)):
+            if root[i] is not self.group:
+                todo.append((root[i], 0, 0, 1))
+        while todo:
+            node, x, y, s = todo.pop()
+            if node.hidden:
+                continue
+            x += node.x * s
+            y += node.y * s
+            if isinstance(node, Label):
+                h = node.bounding_box[3] * s * node.scale
+                if y < top < y + h:
+                    node.hidden = True
+                    self.cut.append(node)
+            elif isinstance(node, displayio.Group):
+                s *= node.scale
+                for child in node:
+                    todo.append((child, x, y, s))
+
     def hide(self):
         group = self.group
         while len(group):
             group.pop()
+        cut = self.cut
+        while cut:
+            cut.pop().hidden = False
         self.until = None
 
     @property

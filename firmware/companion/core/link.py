@@ -38,6 +38,7 @@ TIME = const(0x05)
 GET_SETTINGS = const(0x06)
 SET_SETTINGS = const(0x07)
 GAME = const(0x08)
+CHECK = const(0x09)  # the box's own figures (core/boxcheck.py): version, heap, runtime, battery
 ERROR = const(0x7F)
 
 # ERROR codes
@@ -201,6 +202,7 @@ class LinkServer:
         self.reader = FrameReader()
         self.clock = None  # (unix seconds, ticks) when the host set the clock
         self.tz = 0  # the host's UTC offset, minutes
+        self.supply = None  # hw.supply, for CHECK's battery figures (None: "none" read)
 
     # the wall clock the host set (lost at power-off: records then carry no date)
 
@@ -303,6 +305,11 @@ class LinkServer:
                 return GAME | 0x80, b""
             gid = g[0].encode()
             return GAME | 0x80, bytes((len(gid),)) + gid + g[1]
+        if ftype == CHECK:
+            # "key=value" lines, as Settings > Check the box's last page shows them
+            from .boxcheck import encode, readings
+
+            return CHECK | 0x80, encode(readings(self.version, self.profile, self.supply))
         return ERROR, bytes((E_TYPE,)) + "unknown request {}".format(ftype).encode()
 
     @staticmethod

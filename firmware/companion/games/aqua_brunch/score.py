@@ -57,7 +57,8 @@ class AquaScoreScreen(TallyScreen):
         if mode is not None and mode[0] == "round":
             r = mode[1]
             st, _foods, got, _lunch = g.history[r]
-            return self.lines("Round {}".format(r + 1), "str, got",
+            # beside each name its strength; at the right what it got and its total
+            return self.lines("Round {}".format(r + 1), "strength",
                               ["{} {}".format(nm[s], st[s]) for s in range(g.n)],
                               ["{:+d} ={}".format(got[s], self._total(s, r))
                                for s in range(g.n)])

@@ -89,7 +89,9 @@ class BoardWidget:
             # the column numbers, drawn into one small bitmap (seven labels would cost ~5 KB)
             self.header = displayio.Bitmap(7 * s, top - 1, 4)
             hp = displayio.Palette(4)
-            for i, c in enumerate((d.BG, d.DIM, d.ACCENT, d.SEL_BG)):
+            # the numbers in the text colour (grey did not read at arm's length), the River's
+            # in its accent, the lit column's in the selection colour
+            for i, c in enumerate((d.BG, d.FG, d.ACCENT, d.SEL_BG)):
                 hp[i] = c
             self.group.append(displayio.TileGrid(self.header, pixel_shader=hp, x=left, y=0))
         self.tiles = bytearray(49)
@@ -129,10 +131,8 @@ class BoardWidget:
         if back:  # a new Bitmap holds 0
             fill(b, x0, 0, x0 + s, s, back)
         if mono:
-            if grid != _BG:  # dotted grid lines on mono: the top row and left column
-                for i in range(0, s, 2):
-                    b[x0 + i, 0] = grid
-                    b[x0, i] = grid
+            if grid != _BG:  # mono: a dot at each cell's corner, not dotted lines (busy)
+                b[x0, 0] = grid
             elif back:  # the lit column's grid lines are dark
                 fill(b, x0, 0, x0 + s, 1, _BG)
                 fill(b, x0, 0, x0 + 1, s, _BG)

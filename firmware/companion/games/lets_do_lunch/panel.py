@@ -1,6 +1,6 @@
 """The Let's Do Lunch side panel: whose turn (with their piece), the dice, a few lines of
-words, and a footer with both hands and the match score. Laid out from the display's metrics beside
-the board, so it fits both the 240x135 colour and the 128x64 mono screens."""
+words, and a footer: the match score (mono: the pieces in hand). Laid out from the display's
+metrics beside the board, so it fits both the 240x135 colour and the 128x64 mono screens."""
 
 import displayio
 import terminalio
@@ -33,7 +33,7 @@ class Panel:
         self.cols = (d.width - left - d.pad) // d.char_w
         self.words = 2 if d.mono else 3  # lines of words under the name and the dice
         step = d.char_h + (1 if d.mono else 0)
-        self.name = text(d, "", left + cell + 2, step // 2, d.ACCENT)  # after the piece
+        self.name = text(d, "", left + cell + 3, step // 2, d.ACCENT)  # after the piece, apart
         self.body = Label(terminalio.FONT, text="", color=d.FG, scale=d.scale,
                                 line_spacing=step / d.char_h, anchor_point=(0, 0),
                                 anchored_position=(left, step + (step - d.char_h) // 2))
@@ -41,10 +41,10 @@ class Panel:
         self.piece = displayio.TileGrid(sheet, pixel_shader=palette, width=1, height=1,
                                         tile_width=cell, tile_height=cell, x=left,
                                         y=(step - cell) // 2)
-        # the footer: hands and score in the small font (the full figures are one press away)
+        # the footer in the small font (the full figures are one press away)
         self.fcols = (d.width - left - d.pad) // 6
         top = (2 + self.words) * step
-        self.foot = text(d, "", left, top + (d.height - top) // 2, d.DIM, 1)
+        self.foot = text(d, "", left, top + (d.height - top) // 2, d.FG, 1)  # not grey: read
         self.labels = [self.name, self.body, self.foot]
         for part in (self.name, self.body, self.piece, self.foot):
             self.group.append(part)
@@ -91,23 +91,21 @@ class Panel:
 
 def _words(p, prompt, note=None):
     note = p.note if note is None else note
-    return note + ". " + prompt if note else prompt
+    if not note:
+        return prompt
+    # "last man!" takes no full stop after it
+    return note + (" " if note[-1] in ".!?" else ". ") + prompt
 
 
 def content(p):
     """(name, seat for the piece, dice line, words, footer) for the PlayScreen ``p``."""
     who, seat, dice, words = _main(p)
-    m = p.m
-    h = m.hands
-    if p.mode == ENDED and p.game.ended is not None:
-        b = p.game.ended[2]  # the hands as the game ended (the engine has dealt anew)
-        h = (12 - b.count(0), 12 - b.count(1))
-    s = m.scores
-    foot = "A{} B{}".format(h[0], h[1])  # mono: the score is one press away ...
-    if p.mode == ENDED:
-        foot = "{}:{}".format(s[0], s[1])  # ... but for the end of a game
-    if not p.d.mono:
-        foot = "A{} B{} score {}:{}".format(h[0], h[1], s[0], s[1])  # <= 20 characters
+    s = p.m.scores
+    # in words: the match score (colour; mono at the end of a game: its 10 characters are
+    # the turn clock's corner meanwhile); the pieces in hand are one press away
+    foot = ""
+    if p.mode == ENDED or not p.d.mono:
+        foot = "Match {}:{}".format(s[0], s[1])
     return who, seat, dice, words, foot
 
 

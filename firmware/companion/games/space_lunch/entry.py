@@ -19,7 +19,6 @@ from companion.screens import ListScreen
 from shared_rules import games
 from shared_rules.space_lunch.actions import DIFFICULTIES
 
-from . import view as V
 from .view import seed_of, seed_params  # noqa: F401 (the deal seed; kept here for callers)
 
 GAME_ID = "space_lunch"
@@ -112,8 +111,7 @@ def new(app, mode, first=0):
 
 
 class SetupScreen(ListScreen):
-    """New game: the four solo difficulties (coupons and the pairs the Automa needs beside
-    each) and the two-player game."""
+    """New game: the four solo difficulties and the two-player game."""
 
     title = "Space Lunch"
 
@@ -121,9 +119,10 @@ class SetupScreen(ListScreen):
         return [row[0] for row in DIFFICULTIES] + ["Two players", "Hints", "Cards"]
 
     def marks(self):
+        # no marks beside the difficulties: what each means (coupons, the pairs the Automa
+        # needs) does not fit there in words; the game's first screen says it
         s = self.app.settings
-        return [V.setup_mark(i) for i in range(4)] + [
-            "", "on" if s.hints else "off", "dealt" if s.deal else "typed"]
+        return ["", "", "", "", "", "on" if s.hints else "off", "dealt" if s.deal else "typed"]
 
     def activate(self, index):
         app = self.app

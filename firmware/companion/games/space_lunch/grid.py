@@ -34,7 +34,7 @@ def ink(d, food):
 
 
 class FoodGrid:
-    def __init__(self, d, left, top, cw, ch, scale):
+    def __init__(self, d, left, top, cw, ch, scale, bar):
         self.d = d
         self.left, self.top, self.cw, self.ch = left, top, cw, ch
         self.group = displayio.Group()
@@ -54,7 +54,6 @@ class FoodGrid:
             self.frames.append(frame)
             self.faces.append(face)
             self.labels.append(lab)
-        bar = 2 if d.mono else 4
         self.pick = rect(left + 1, top + 3 * ch, cw - 2, bar, d.ACCENT)
         self.solo = rect(0, top + 2, max(2, left - 2), ch - 4, d.ACCENT)
         self.group.append(self.pick)

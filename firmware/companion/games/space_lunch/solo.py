@@ -6,7 +6,7 @@ advice and no threat warning, in words or on the LEDs."""
 import displayio
 
 from companion.ui import text
-from shared_rules.space_lunch.actions import AUTOMA_SEAT, DIFFICULTIES, decode, where
+from shared_rules.space_lunch.actions import AUTOMA_SEAT, decode, where
 
 from . import view as V
 from .table import SpaceLunchScreen
@@ -117,9 +117,7 @@ class SoloScreen(SpaceLunchScreen):
             cursor = e.pending[0]
             title, line = self.entry_lines()
             if V.opening(e) and e.deck == 36:
-                name, cp, pairs = DIFFICULTIES[e.difficulty]
-                line = V.setup_line(e.difficulty) if not mono else "{} {}c, Automa {}p".format(
-                    name, cp, pairs)
+                line = V.setup_line(e.difficulty) if not mono else V.setup_short(e.difficulty)
         elif self._automa_turn():
             c = e.automa_cell()
             title = "Automa: {} ({})".format(where(c), e.grid[c])

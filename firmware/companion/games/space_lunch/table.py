@@ -23,10 +23,13 @@ class Layout:
         self.scale = 1 if mono else 2
         self.top = d.title_h + (0 if mono else 1)
         self.cw = 19 if mono else 36
-        self.ch = 12 if mono else 29
+        self.ch = 12 if mono else 28
         self.left = 5 if mono else 6
         self.panel = self.left + 3 * self.cw + (3 if mono else 4)
-        self.foot = d.height - d.char_h // 2 - (0 if mono else 1)
+        self.bar = 2 if mono else 3  # the Pick token under the grid
+        # the bottom line (scale 1) below the Pick token, with a gap on the colour display:
+        # the token must not reach into its text
+        self.foot = self.top + 3 * self.ch + self.bar + (0 if mono else 2) + 6
         self.cols = (d.width - d.pad) // 6  # characters on the bottom line (scale 1)
 
 
@@ -50,7 +53,7 @@ class SpaceLunchScreen(Coupons, GameScreen):
         d = self.d
         lay = self.lay = Layout(d)
         self.bar = TitleBar(d, "")
-        self.grid = FoodGrid(d, lay.left, lay.top, lay.cw, lay.ch, lay.scale)
+        self.grid = FoodGrid(d, lay.left, lay.top, lay.cw, lay.ch, lay.scale, lay.bar)
         self.stat = []  # the panel's lines, made by the game's _panel()
         self.panel = self._panel(d, lay)
         self.wheel = Wheel(d, lay.panel, lay.top, d.width - lay.panel, lay.ch, lay.scale)

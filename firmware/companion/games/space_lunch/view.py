@@ -280,10 +280,10 @@ def evaluate(e, short=False, rated=None):
 
 # --- words ----------------------------------------------------------------------------------
 
-def setup_mark(difficulty):
-    """'2c 4p': the coupons and the pairs the Automa needs at a difficulty."""
-    row = DIFFICULTIES[difficulty]
-    return "{}c {}p".format(row[1], row[2])
+def setup_short(difficulty):
+    """The opening's bottom line on the mono display (21 characters): what the Automa needs;
+    the coupons are in the panel beside the grid."""
+    return "Automa needs {} pairs".format(DIFFICULTIES[difficulty][2])
 
 
 def setup_line(difficulty):
