@@ -31,6 +31,13 @@ IMAGE_2350 = firmware_image(b"Adafruit CircuitPython 10.0.0 on 2025-09-15; Raspb
                             b"with rp2350a", uf2.RP2350_ARM_S)
 
 
+class ListedPort:
+    """What pyserial's list_ports gives for a port (device and USB ids)."""
+
+    def __init__(self, device, vid=None, pid=None, interface=None):
+        self.device, self.vid, self.pid, self.interface = device, vid, pid, interface
+
+
 class FakeBoard:
     """Drives that come and go as a board would, advanced by the fake clock's sleeps."""
 
@@ -332,7 +339,7 @@ def test_cli_passes_both_timeouts(tmp_path, monkeypatch, capsys):
     seen = {}
 
     def fake_flash(env, uf2_path, board, chip, drive, ask, timeout, circuitpy_timeout,
-                   force=False):
+                   force=False, build=None):
         seen.update(timeout=timeout, circuitpy_timeout=circuitpy_timeout)
         return drives.Drive(str(tmp_path))
 
@@ -444,8 +451,15 @@ def test_wrong_firmware_refused_unless_forced(board, tmp_path, banner, profile_b
     assert not (boot / flash.COPY_NAME).exists()
     err = io.StringIO()
     board.reboot_after_copy()
-    flash.flash(env_for(board, err=err), path, board=profile_board, force=True)
+    kw = {}
+    if banner and banner.startswith(b"MicroPython"):
+        # MicroPython starts instead: flash waits for its serial port, not for CIRCUITPY
+        kw["comports"] = lambda: [ListedPort("/dev/ttyACM0", 0x2E8A, 0x0005)] if (
+            boot / flash.COPY_NAME).exists() else []
+    got = flash.flash(env_for(board, err=err, **kw), path, board=profile_board, force=True)
     assert "flashing it anyway: --force" in err.getvalue()
+    if kw:
+        assert (got.device, got.role) == ("/dev/ttyACM0", ports.MICROPYTHON)
 
 
 def test_right_image_for_each_board_accepted(board, tmp_path):
@@ -485,3 +499,81 @@ def test_link_planted_on_the_bootloader_drive_is_not_followed(board, tmp_path):
     with pytest.raises(LunchboxError, match="cannot write to .*refusing to write through it"):
         flash.flash(env_for(board), uf2_file(tmp_path), board="raspberry_pi_pico")
     assert victim.read_bytes() == b"precious"
+
+
+# ---- MicroPython images (the real UF2s the MicroPython lane boots) --------------------------
+
+MP_DIR = os.path.join(os.path.dirname(__file__), "mp")
+PLAIN = os.path.join(MP_DIR, "RPI_PICO-20241129-v1.24.1.uf2")
+PIMORONI = os.path.join(MP_DIR, "pico-v1.23.0-1-pimoroni-micropython.uf2")
+CP922 = os.path.join(os.path.dirname(__file__), "cp",
+                     "adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.2.uf2")
+
+
+def test_micropython_images_identified():
+    with open(PLAIN, "rb") as f:
+        plain = uf2.identify(f.read())
+    with open(PIMORONI, "rb") as f:
+        pim = uf2.identify(f.read())
+    assert (plain.kind, plain.version, plain.board, plain.chip, plain.picographics) == (
+        "MicroPython", (1, 24, 1), "Raspberry Pi Pico", "RP2040", False)
+    assert (pim.kind, pim.version, pim.build, pim.picographics) == (
+        "MicroPython", (1, 23, 0), "pico v1.23.0-1", True)
+    assert "PicoGraphics" in pim.describe()
+
+
+@pytest.mark.parametrize("image,build,message,hint", [
+    (PLAIN, "micropython", None, None),
+    (PIMORONI, "micropython-pimoroni", None, None),
+    (PIMORONI, "micropython", None, None),  # PicoGraphics does no harm to an OLED build
+    (PLAIN, "micropython-pimoroni", "plain MicroPython v1.24.1, without PicoGraphics",
+     "github.com/pimoroni/pimoroni-pico/releases"),
+    (CP922, "micropython", "CircuitPython 9.2.2, but the profile runs on MicroPython",
+     "micropython.org/download/RPI_PICO"),
+    (PLAIN, "circuitpython", "MicroPython v1.24.1 for Raspberry Pi Pico, not CircuitPython",
+     "CircuitPython 9.2.2"),
+])
+def test_micropython_image_checked_before_writing(board, tmp_path, image, build, message,
+                                                  hint):
+    boot = board.show_bootloader()
+    env = env_for(board, comports=lambda: [ListedPort("/dev/ttyACM0", 0x2E8A, 0x0005)] if (
+        boot / flash.COPY_NAME).exists() else [])
+    if message is None:
+        port = flash.flash(env, image, board="raspberry_pi_pico", build=build)
+        assert port.device == "/dev/ttyACM0"
+        with open(image, "rb") as f:
+            assert (boot / flash.COPY_NAME).read_bytes() == f.read()
+        return
+    with pytest.raises(LunchboxError, match=message) as e:
+        flash.flash(env, image, board="raspberry_pi_pico", build=build)
+    assert "nothing was written" in str(e.value) and hint in e.value.hint
+    assert not (boot / flash.COPY_NAME).exists()
+
+
+def test_old_micropython_refused():
+    fw = uf2.identify(firmware_image(b"MicroPython v1.22.2 on 2024-02-22; Raspberry Pi Pico "
+                                     b"with RP2040"))
+    with pytest.raises(LunchboxError, match="need MicroPython 1.23 or later"):
+        flash.check_firmware(fw, "raspberry_pi_pico", build="micropython")
+
+
+def test_no_micropython_download(board):
+    board.show_bootloader()
+    with pytest.raises(LunchboxError, match="lunchbox downloads none") as e:
+        flash.flash(env_for(board), None, board="raspberry_pi_pico", build="micropython")
+    assert "micropython.org/download/RPI_PICO" in e.value.hint
+
+
+def test_uf2_help_names_the_tested_circuitpython_and_no_false_default():
+    """Issue 39: one tested CircuitPython (9.2.2), where to get it, and no default that is
+    not there (no digest is pinned, so nothing is downloaded)."""
+    from lunchbox.device import download
+
+    text = flash.uf2_help()
+    assert "9.2.2 is the tested version" in text
+    assert "https://circuitpython.org/board/" in text
+    assert download._url("raspberry_pi_pico").endswith("en_US-9.2.2.uf2")
+    assert "10.0" not in text and "default" not in text
+    assert "Required" in text and "downloads nothing" in text
+    pinned = {"raspberry_pi_pico": ("https://example/x.uf2", "ab" * 32)}
+    assert "downloaded and checked for raspberry_pi_pico" in flash.uf2_help(pinned)

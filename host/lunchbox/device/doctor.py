@@ -59,7 +59,7 @@ def _flash_fix(chip=None, board=None):
         if (board and prof.get("board") == board) or (not board and chip
                                                        and prof.get("chip") == chip):
             ids.append(pid)
-    return ("lunchbox flash --profile {} --uf2 FILE, FILE being the CircuitPython 10 .uf2 for "
+    return ("lunchbox flash --profile {} --uf2 FILE, FILE being the CircuitPython 9.2.2 .uf2 for "
             "your board from circuitpython.org".format(" | ".join(ids) if ids else "NAME"))
 
 

@@ -15,7 +15,8 @@ import urllib.request
 
 from ..errors import LunchboxError
 
-CIRCUITPYTHON_VERSION = "10.0.0"
+# The one CircuitPython the project tests and measures on (the lane's UF2 in tests/cp/)
+CIRCUITPYTHON_VERSION = "9.2.2"
 _BASE = "https://downloads.circuitpython.org/bin/{board}/en_US/adafruit-circuitpython-{board}-en_US-{version}.uf2"
 
 
@@ -62,8 +63,8 @@ def pinned(board, table=None):
     if board not in table:
         raise LunchboxError(
             "no pinned CircuitPython release for board {!r}".format(board),
-            hint="download CircuitPython 10 for your board from circuitpython.org and run "
-                 "`lunchbox flash --uf2 FILE`")
+            hint="download CircuitPython {} for your board from circuitpython.org and run "
+                 "`lunchbox flash --uf2 FILE`".format(CIRCUITPYTHON_VERSION))
     url, digest = table[board]
     if not digest:
         raise LunchboxError(

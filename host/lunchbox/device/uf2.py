@@ -289,6 +289,16 @@ _CIRCUITPYTHON = re.compile(
 _MICROPYTHON = re.compile(
     rb"MicroPython (v?[0-9][0-9A-Za-z.+-]{0,40}) on ([0-9][0-9-]{0,20});"
     rb" ([\x20-\x3a\x3c-\x7e]{1,80}?) with ([A-Za-z0-9_-]{1,20})")
+# MicroPython 1.2x keeps the banner's two halves apart: "MicroPython v1.24.1 on 2024-11-29"
+# (Pimoroni's: "MicroPython v1.23.0, pico v1.23.0-1 on 2024-06-06") and, elsewhere,
+# "; Raspberry Pi Pico with RP2040" (MICROPY_BANNER_MACHINE)
+_MICROPYTHON_NAME = re.compile(
+    rb"MicroPython (v?[0-9][0-9A-Za-z.+-]{0,40})(?:, ([\x20-\x7e]{1,40}?))? on "
+    rb"([0-9][0-9-]{0,20})\x00")
+_MICROPYTHON_MACHINE = re.compile(
+    rb"\x00; ([\x20-\x3a\x3c-\x7e]{1,80}?) with ([A-Za-z0-9_-]{1,20})\x00")
+# Pimoroni's builds carry their PicoGraphics module (the Display Pack's driver)
+_PICOGRAPHICS = b"picographics"
 
 
 class Firmware:
@@ -296,8 +306,11 @@ class Firmware:
     not say: a bare C program, or something else), its version, build date, board and chip
     names as written in it."""
 
-    def __init__(self, kind=None, version_text=None, date=None, board=None, chip=None):
+    def __init__(self, kind=None, version_text=None, date=None, board=None, chip=None,
+                 build=None, picographics=False):
         self.kind = kind
+        self.build = build  # Pimoroni's "pico v1.23.0-1", or None
+        self.picographics = picographics
         self.version_text = version_text
         self.date = date
         self.board = board
@@ -307,8 +320,9 @@ class Firmware:
     def describe(self):
         if self.kind is None:
             return "an image with no CircuitPython version string"
-        return "{} {} ({}, for {} with {})".format(self.kind, self.version_text, self.date,
-                                                   self.board, self.chip)
+        return "{} {}{} ({}, for {} with {}{})".format(
+            self.kind, self.version_text, ", " + self.build if self.build else "", self.date,
+            self.board, self.chip, "; PicoGraphics" if self.picographics else "")
 
 
 def flash_payload(data):
@@ -332,4 +346,11 @@ def identify(data):
         m = pattern.search(payload)
         if m:
             return Firmware(kind, *(g.decode("ascii") for g in m.groups()))
+    m = _MICROPYTHON_NAME.search(payload)
+    if m:
+        machine = _MICROPYTHON_MACHINE.search(payload)
+        board, chip = (g.decode("ascii") for g in machine.groups()) if machine else (None, None)
+        build = m.group(2).decode("ascii") if m.group(2) else None
+        return Firmware("MicroPython", m.group(1).decode("ascii"), m.group(3).decode("ascii"),
+                        board, chip, build, _PICOGRAPHICS in payload)
     return Firmware()

@@ -9,6 +9,7 @@ aside as corrupt (its bytes kept), reported by its sequence number, and acknowle
 does not block the others.
 """
 
+import os
 import sys
 import time
 
@@ -88,8 +89,9 @@ def pull_board(link, db, progress=None, now=time.time, set_clock=True, batch=BAT
 
 def register(parser):
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--port", help="the data channel's serial port (default: every "
-                       "Lunchbox found by its USB interface name)")
+    where.add_argument("--port", help="the data channel's serial port, or a MicroPython "
+                       "board's (default: every Lunchbox found by its USB interface name or "
+                       "ids)")
     where.add_argument("--sim", action="store_true",
                        help="pull from the running simulator (lunchbox sim)")
     parser.add_argument("--db", help="games database file (default: in your user data folder; "
@@ -121,18 +123,68 @@ class Counter:
             self.stream.flush()
 
 
+def targets(port=None, sim=False, list_ports=None):
+    """[(device, kind)]: kind "link" (a CircuitPython data channel or the simulator), "mp" (a
+    MicroPython board's REPL), or "probe": a --port whose USB ids the system does not give
+    (a pseudo-terminal), told apart when it is pulled (``kind_of``)."""
+    from ..device import ports
+
+    if sim:
+        return [(d, "link") for d in data_ports(port, sim)]
+    try:
+        listed = (list_ports or ports.list_ports)()
+    except Exception:  # no serial backend: --port and the data channel's own errors say it
+        listed = []
+    if port:
+        known = [p for p in listed if p.device == port]
+        if known:
+            return [(port, "mp" if known[0].role == ports.MICROPYTHON else "link")]
+        return [(port, "probe")]
+    mp = [p.device for p in ports.micropython_ports(listed)]
+    if not mp:
+        return [(d, "link") for d in data_ports(port, sim)]
+    cp = [p for p in ports.circuitpython_ports(listed) if p.role == ports.DATA]
+    return [(p.device, "link") for p in cp] + [(d, "mp") for d in mp]
+
+
+def open_probed(device, kind, probe=None):
+    """(kind, link or None): a --port of unknown ids is tried as a data channel first (HELLO:
+    the simulator, a CircuitPython board), then as a MicroPython REPL; the link's own error
+    when neither answers."""
+    from ..device import mpboard
+
+    if kind == "mp":
+        return "mp", None
+    link = open_link(device)
+    if kind == "link":
+        return "link", link
+    try:
+        link.hello()
+        return "link", link
+    except LinkError:
+        link.close()
+        if os.path.exists(device) and (probe or mpboard.answers_as_repl)(device):
+            return "mp", None
+        raise
+
+
 def run(args):
-    devices = data_ports(args.port, args.sim)
+    from . import mppull
+
+    devices = targets(args.port, args.sim)
     failed = []
     with dbmod.Database(args.db) as db:
-        for device in devices:
+        for device, kind in devices:
             bar = Counter("pulling")
             try:
-                link = open_link(device)
-                try:
-                    res = pull_board(link, db, progress=bar, set_clock=not args.no_clock)
-                finally:
-                    link.close()
+                kind, link = open_probed(device, kind)
+                if kind == "mp":
+                    res = mppull.pull(device, db, progress=bar, set_clock=not args.no_clock)
+                else:
+                    try:
+                        res = pull_board(link, db, progress=bar, set_clock=not args.no_clock)
+                    finally:
+                        link.close()
             except LunchboxError as e:
                 bar.close()
                 if len(devices) == 1:
