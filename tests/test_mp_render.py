@@ -174,20 +174,42 @@ def test_micropython_draws_what_the_simulator_draws(mp_shots, name, kind, width,
 
 # --- the font -------------------------------------------------------------------------------
 
-def shipped_glyphs():
+def shipped(name):
     tree = ast.parse((MPLIB / "terminalio.py").read_text())
     for node in tree.body:
-        if isinstance(node, ast.Assign) and node.targets[0].id == "_GLYPHS":
+        if isinstance(node, ast.Assign) and node.targets[0].id == name:
             return ast.literal_eval(node.value)
-    raise AssertionError("terminalio.py has no _GLYPHS")
+    raise AssertionError("terminalio.py has no " + name)
 
 
 def test_the_font_table_is_the_simulators_font():
     made = make_font.glyph_rows()
     assert len(made) == 95 * 12
-    assert shipped_glyphs() == made
+    assert made[:12] == bytes(12)  # the space is blank (terminalio._Sheet._blank)
+    assert shipped("_GLYPHS") == made
+    assert (shipped("_RECTS"), shipped("_RECT_AT")) == make_font.rect_table(made)
     # and the file is exactly what the generator writes (the block, its comments)
     assert make_font.main(["--check"]) == 0
+
+
+def test_the_rectangles_cover_each_glyph_exactly():
+    """Scaled-up text is filled from _RECTS: each lit pixel once, nothing else."""
+    rows = shipped("_GLYPHS")
+    rects, at = shipped("_RECTS"), shipped("_RECT_AT")
+    for g in range(95):
+        count = [[0] * 6 for _ in range(12)]
+        a, b = int.from_bytes(at[2 * g:2 * g + 2], "big"), int.from_bytes(at[2 * g + 2:2 * g + 4],
+                                                                          "big")
+        for j in range(2 * a, 2 * b, 2):
+            x, y, w, h = rects[j] >> 4, rects[j] & 15, rects[j + 1] >> 4, rects[j + 1] & 15
+            assert w and h and x + w <= 6 and y + h <= 12, (g, x, y, w, h)
+            for yy in range(y, y + h):
+                for xx in range(x, x + w):
+                    count[yy][xx] += 1
+        for y in range(12):
+            for x in range(6):
+                lit = rows[g * 12 + y] >> (7 - x) & 1
+                assert count[y][x] == lit, (chr(32 + g), x, y)
 
 
 def test_the_font_reads_back_as_the_simulators_sheet():

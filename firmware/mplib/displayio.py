@@ -79,6 +79,9 @@ class _Layer:
 
 
 class Bitmap:
+    _blank = -1  # a tile known to hold only 0s (none known)
+    _fills = None  # a way of its own to draw a TileGrid over it scaled up (terminalio's)
+
     def __init__(self, width, height, value_count):
         _range(width, 0, 32767, "width")
         _range(height, 0, 32767, "height")
@@ -200,9 +203,6 @@ class Palette:
         self._t &= ~(1 << _index(palette_index, len(self._c), "Palette"))
         self._p = None
 
-    def is_transparent(self, palette_index):
-        return bool(self._t >> _index(palette_index, len(self._c), "Palette") & 1)
-
     def _plan(self, dsp, n):
         """How a source of ``n`` values draws through this palette on ``dsp``: a tuple of
         (palette framebuf, transparent key) passes, () when nothing of it shows."""
@@ -215,12 +215,21 @@ class Palette:
         """The display's pen for entry ``i``; None: transparent (or no such entry)."""
         p = self._p
         if p is None or p[0] is not dsp or p[1] != -1 - i:
-            c = self._c
-            pen = None
-            if 0 <= i < len(c) and not self._t >> i & 1:
-                pen = dsp.pen(c[i])
-            p = self._p = (dsp, -1 - i, pen)
+            p = self._p = (dsp, -1 - i, self._make_pen(dsp, i))
         return p[2]
+
+    def _pens(self, dsp):
+        """The pens of entries 0 and 1 (as _pen): a 1-bit bitmap's two."""
+        p = self._p
+        if p is None or p[0] is not dsp or p[1] != -1000:
+            p = self._p = (dsp, -1000, (self._make_pen(dsp, 0), self._make_pen(dsp, 1)))
+        return p[2]
+
+    def _make_pen(self, dsp, i):
+        c = self._c
+        if 0 <= i < len(c) and not self._t >> i & 1:
+            return dsp.pen(c[i])
+        return None
 
 
 class TileGrid(_Layer):
@@ -283,14 +292,19 @@ class TileGrid(_Layer):
         bm = self.bitmap
         if not (bm.width and bm.height):
             return
+        x = ox + self.x * s
+        y = oy + self.y * s
+        if s > 1 and bm._fills is not None and bm._fills(self, dsp, x, y, s):
+            return  # (text drawn larger: terminalio)
         passes = self.pixel_shader._plan(dsp, 1 << bm._bits)
         if not passes:
             return
         src = bm._tiles(self.tile_width, self.tile_height, s)
-        for pal, key in passes:  # (two only on a 1-bit panel: its tiles never overlap)
-            self._blits(dsp, ox + self.x * s, oy + self.y * s, s, src, pal, key)
+        for pal, key, clear in passes:  # (two only on a 1-bit panel: tiles never overlap)
+            self._blits(dsp, x, y, s, src, pal, key, bm._blank if clear else -1)
 
-    def _blits(self, dsp, x0, y, s, src, pal, key):
+    def _blits(self, dsp, x0, y, s, src, pal, key, blank):
+        # blank: a tile that draws nothing here (a space of a text on what is under it)
         bm = self.bitmap
         tw = self.tile_width
         th = self.tile_height
@@ -305,10 +319,12 @@ class TileGrid(_Layer):
             if y < top and y + sh > 0:
                 x = x0
                 for k in range(i, i + w):  # (blit clips, and skips a tile off the screen)
-                    f = src[tiles[k]]
-                    if f is None:
-                        f = bm._tile(src, tiles[k], tw, th, s)
-                    blit(f, x, y, key, pal)
+                    t = tiles[k]
+                    if t != blank:
+                        f = src[t]
+                        if f is None:
+                            f = bm._tile(src, t, tw, th, s)
+                        blit(f, x, y, key, pal)
                     x += sw
             i += w
             y += sh
@@ -385,9 +401,6 @@ class Group(_Layer):
         self._l[i]._in = False
         self._l[i] = layer
         layer._in = True
-
-    def __delitem__(self, i):
-        self.pop(i)
 
     def _draw(self, dsp, ox, oy, s):
         if self.hidden:

@@ -104,7 +104,7 @@ class FramebufferDisplay:
 
     def _plan(self, colors, transparent, n):
         """How a source of ``n`` values draws through ``colors`` (``transparent``: a bit an
-        entry): a tuple of (palette framebuf, key) blits. framebuf's key is compared with
+        entry): a tuple of blits (_pass). framebuf's key is compared with
         the palette's output, so transparent entries map to a pen no opaque entry has; a
         1-bit panel with black, white and transparent entries takes two blits."""
         m = len(colors)
@@ -123,7 +123,7 @@ class FramebufferDisplay:
         if plan is not None:
             return plan
         if opaque == (1 << n) - 1:
-            plan = ((self._pal(pens), -1),)
+            plan = (self._pass(pens, -1),)
         elif not self.mono:
             used = bytearray(256)
             for i in range(n):
@@ -134,7 +134,7 @@ class FramebufferDisplay:
                 k += 1
             if k == 256:
                 raise ValueError("no pen left for a transparent entry: 256 colours in use")
-            plan = ((self._pal(_keyed(pens, opaque, k)), k),)
+            plan = (self._pass(_keyed(pens, opaque, k), k),)
         else:
             lit = 0
             for i in range(n):
@@ -142,17 +142,18 @@ class FramebufferDisplay:
                     lit |= 1 << i
             dark = opaque & ~lit
             if lit and dark:  # the dark entries, then the lit ones
-                plan = ((self._pal(_ones(n, ~dark)), 1), (self._pal(_ones(n, lit)), 0))
+                plan = (self._pass(_ones(n, ~dark), 1), self._pass(_ones(n, lit), 0))
             else:
                 k = 0 if lit else 1
-                plan = ((self._pal(_keyed(pens, opaque, k)), k),)
+                plan = (self._pass(_keyed(pens, opaque, k), k),)
         if len(self._plans) >= 48:
             self._plans = {}
         self._plans[key] = plan
         return plan
 
-    def _pal(self, pens):
-        return framebuf.FrameBuffer(pens, len(pens), 1, self._fmt)
+    def _pass(self, pens, key):
+        """(palette framebuf, key, whether value 0 draws nothing: a blank tile is skipped)"""
+        return (framebuf.FrameBuffer(pens, len(pens), 1, self._fmt), key, pens[0] == key)
 
 
 def _keyed(pens, keep, k):

@@ -41,14 +41,6 @@ class Rectangle(displayio._Layer):
     def height(self, value):
         self._h = _min1(value, "height")
 
-    @property
-    def location(self):
-        return (self.x, self.y)
-
-    @location.setter
-    def location(self, value):
-        self.x, self.y = value
-
     def _draw(self, dsp, ox, oy, s):
         if self.hidden:
             return

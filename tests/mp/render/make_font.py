@@ -4,7 +4,8 @@ The simulator draws text with Blinka's terminalio.FONT (Terminus 6x12, the font 
 builds its own terminalio.FONT from), laid out as the board has it by host/lunchbox/sim/font.py:
 printable ASCII, one 6x12 tile each, in code order. MicroPython gets the same pixels as one
 bytes object: 12 bytes a glyph, a byte a row, the leftmost pixel in the top bit (framebuf's
-MONO_HLSB, so a glyph is blitted straight from the table).
+MONO_HLSB, so a glyph is blitted straight from the table), and the same pixels as rectangles
+(drawn with fill_rect when a Group scales the text up: fewer calls than pixels).
 
     .venv/bin/python tests/mp/render/make_font.py          # rewrite the table
     .venv/bin/python tests/mp/render/make_font.py --check  # exit 1 if it differs
@@ -52,14 +53,62 @@ def glyph_rows():
     return bytes(out)
 
 
-def block(data):
-    lines = [BEGIN + " (tests/mp/render/make_font.py writes this block: do not edit)",
-             "_GLYPHS = ("]
+def glyph_rects(rows):
+    """One glyph's lit pixels as rectangles: each row's runs, a run carried down while the
+    rows below have the very same run. (x, y, w, h), sorted; they cover each lit pixel once."""
+    done, open_ = [], {}
+    for y in range(H + 1):
+        runs = []
+        bits = rows[y] if y < H else 0
+        x = 0
+        while x < W:
+            if bits & (0x80 >> x):
+                e = x
+                while e < W and bits & (0x80 >> e):
+                    e += 1
+                runs.append((x, e))
+                x = e
+            else:
+                x += 1
+        for run in sorted(open_):
+            if run not in runs:
+                y0 = open_.pop(run)
+                done.append((run[0], y0, run[1] - run[0], y - y0))
+        for run in runs:
+            open_.setdefault(run, y)
+    return sorted(done, key=lambda r: (r[1], r[0]))
+
+
+def rect_table(data):
+    """(_RECTS, _RECT_AT): every glyph's rectangles, two bytes each (x << 4 | y, w << 4 | h),
+    glyph after glyph; where each glyph's start, two bytes (big-endian) a glyph and one more
+    for the end."""
+    rects = bytearray()
+    at = bytearray()
     for i in range(len(data) // H):
-        chunk = data[i * H:(i + 1) * H]
-        lit = "".join("\\x{:02x}".format(b) for b in chunk)
-        lines.append('    b"{}"  # {!r}'.format(lit, chr(FIRST + i)))
-    lines += [")", END]
+        at += (len(rects) // 2).to_bytes(2, "big")
+        for x, y, w, h in glyph_rects(data[i * H:(i + 1) * H]):
+            rects += bytes((x << 4 | y, w << 4 | h))
+    at += (len(rects) // 2).to_bytes(2, "big")
+    return bytes(rects), bytes(at)
+
+
+def _lines(name, data, per, comment=None):
+    out = [name + " = ("]
+    for i in range(0, len(data), per):
+        lit = "".join("\\x{:02x}".format(b) for b in data[i:i + per])
+        tail = "  # {!r}".format(comment(i // per)) if comment else ""
+        out.append('    b"{}"{}'.format(lit, tail))
+    return out + [")"]
+
+
+def block(data):
+    rects, at = rect_table(data)
+    lines = [BEGIN + " (tests/mp/render/make_font.py writes this block: do not edit)"]
+    lines += _lines("_GLYPHS", data, H, lambda i: chr(FIRST + i))
+    lines += _lines("_RECTS", rects, 20)
+    lines += _lines("_RECT_AT", at, 20)
+    lines.append(END)
     return "\n".join(lines) + "\n"
 
 

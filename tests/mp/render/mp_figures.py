@@ -134,6 +134,12 @@ def step():
         import terminalio
 
         b = terminalio.FONT.bitmap
-        src = b._tiles(6, 12, arg)
-        for t in range(95):
-            b._tile(src, t, 6, 12, arg)
+        if arg == 1:  # blitted: a framebuf each
+            src = b._tiles(6, 12, 1)
+            for t in range(95):
+                b._tile(src, t, 6, 12, 1)
+        else:  # filled: rectangles each
+            b._tc = {}
+            src = b._tc[-arg] = [None] * 95
+            for t in range(95):
+                b._rects(src, t, arg)
