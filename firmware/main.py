@@ -19,6 +19,7 @@ if sys.implementation.name == "micropython":
         except Exception as e:  # a wiring or settings error: said once, no restart loop
             print("Lunchbox: cannot start:", e)
             return
+        del hwmp  # this frame lasts as long as the app: it must not keep the module
         if hw is None:
             return
         from companion import main, mpparts

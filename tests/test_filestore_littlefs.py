@@ -126,3 +126,66 @@ def test_the_store_on_micropython_is_a_file_store(monkeypatch, tmp_path):
                         (str(tmp_path / "data"), None))
     s = main.open_store(None)
     assert isinstance(s, FileStore)
+
+
+@pytest.mark.soak
+def test_on_micropython_1_24_on_an_emulated_pico(tmp_path):
+    """The portable file store tests on plain MicroPython 1.24.1 for the Pico (its UF2 in
+    rp2040js: its own littlefs on its own flash driver), and the geometry the capacity bench
+    assumes is the board's: a commit after the format starts 256 bytes in (prog size 256)."""
+    import subprocess
+    import time
+
+    from mpboard import PLAIN_UF2, EmulatedBoard
+
+    root = Path(__file__).resolve().parent.parent
+    stage = tmp_path / "lib"
+    for src, dst in (("firmware/companion/__init__.py", "companion/__init__.py"),
+                     ("firmware/companion/core/__init__.py", "companion/core/__init__.py"),
+                     ("firmware/companion/core/filestore.py", "companion/core/filestore.py"),
+                     ("firmware/companion/core/crc32.py", "companion/core/crc32.py"),
+                     ("firmware/companion/core/saveformat.py", "companion/core/saveformat.py"),
+                     ("shared_rules/__init__.py", "shared_rules/__init__.py"),
+                     ("shared_rules/_compat.py", "shared_rules/_compat.py"),
+                     ("tests/portable/_harness.py", "_harness.py"),
+                     ("tests/portable/test_filestore.py", "test_filestore.py")):
+        (stage / dst).parent.mkdir(parents=True, exist_ok=True)
+        (stage / dst).write_bytes((root / src).read_bytes())
+    driver = tmp_path / "driver.py"
+    driver.write_text("import sys, gc\nsys.path.insert(0, '/lib')\nimport test_filestore as m\n"
+                      "for n in sorted(dir(m)):\n"
+                      "    if n.startswith('test_'):\n"
+                      "        gc.collect()\n"
+                      "        try:\n"
+                      "            getattr(m, n)()\n"
+                      "            print('PASS', n)\n"
+                      "        except BaseException as e:\n"
+                      "            print('FAIL', n)\n"
+                      "            sys.print_exception(e)\n")
+    mpremote = str(Path(sys.executable).with_name("mpremote"))
+    flash = tmp_path / "flash.bin"
+    board = EmulatedBoard(flash)
+    board.start(uf2=PLAIN_UF2)  # a blank flash: MicroPython formats its littlefs at boot
+    try:
+        time.sleep(1)
+        subprocess.run([mpremote, "connect", board.port, "exec", "import os; os.mkdir('/x')"],
+                       check=True, capture_output=True, timeout=300)
+    finally:
+        board.stop()
+    # littlefs at 0xA0000 (the last 1408 KB of 2 MB): block 1 holds the format's commit, then
+    # the mkdir's, at the next prog-size boundary: 256, the bench's geometry
+    block1 = flash.read_bytes()[0xA0000 + 4096:0xA0000 + 8192]
+    assert block1[64:256] == b"\xff" * 192 and block1[256] != 0xFF
+    assert mp_records.GEOMETRY["prog_size"] == 256
+    board.start()
+    try:
+        time.sleep(1)
+        subprocess.run([mpremote, "connect", board.port, "fs", "cp", "-r", str(stage), ":"],
+                       check=True, capture_output=True, timeout=300)
+        out = subprocess.run([mpremote, "connect", board.port, "run", str(driver)],
+                             capture_output=True, text=True, timeout=900).stdout
+    finally:
+        board.stop()
+    names = [n for n in dir(__import__("test_filestore")) if n.startswith("test_")]
+    assert sorted(line.split()[1] for line in out.splitlines()
+                  if line.startswith("PASS")) == sorted(names), out

@@ -25,6 +25,25 @@ def fresh_root():
         return "/fstest{}".format(_made[0])
 
 
+def clean(root):
+    """Remove a store's folder (on a Pico's littlefs every folder takes two 4 KB blocks: the
+    tests' folders would fill it)."""
+    for sub in ("/rec", ""):
+        try:
+            names = os.listdir(root + sub)
+        except OSError:
+            continue
+        for name in names:
+            try:
+                os.remove(root + sub + "/" + name)
+            except OSError:
+                pass
+        try:
+            os.rmdir(root + sub)
+        except OSError:
+            pass
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -144,6 +163,7 @@ def test_a_blank_folder_mounts_fresh_and_saves_round_trip():
     assert t.load_game() == ("aqua", b"\x01\x02") and t.load_settings() == b"names"
     assert t.clear_game() is True and t.clear_game() is False
     assert FileStore(root).load_game() is None
+    clean(root)
 
 
 def test_records_are_the_files_the_host_reads():
@@ -166,6 +186,7 @@ def test_records_are_the_files_the_host_reads():
     assert t.waiting() == 2  # the crash is not a game
     assert t.kept(b"are") and not t.kept(b"one")  # the newest game record, not a crash
     assert t.stats()["records"] == 3 and t.stats()["seq"] == 4
+    clean(root)
 
 
 def test_sequence_numbers_never_come_again_after_the_host_took_the_files():
@@ -179,6 +200,7 @@ def test_sequence_numbers_never_come_again_after_the_host_took_the_files():
     assert list(t.records()) == [] and t.waiting() == 0
     assert t.kept(b"g2")  # the end of a game resumed after the pull keeps it once
     assert t.append_record(3, b"g3") == 4
+    clean(root)
 
 
 def test_ack_removes_the_files_and_never_hides_records_not_written():
@@ -194,6 +216,7 @@ def test_ack_removes_the_files_and_never_hides_records_not_written():
     assert [r[0] for r in FileStore(root).records()] == [5]
     with raises(ValueError, "-1"):
         s.ack_records(-1)
+    clean(root)
 
 
 def test_bad_arguments_are_refused_and_nothing_written():
@@ -208,6 +231,7 @@ def test_bad_arguments_are_refused_and_nothing_written():
     with raises(ValueError, "1..255"):
         s.append_record(0, b"")
     assert sorted(os.listdir(root)) == ["rec"]
+    clean(root)
 
 
 def test_a_cut_write_leaves_a_tmp_that_the_mount_removes():
@@ -220,6 +244,7 @@ def test_a_cut_write_leaves_a_tmp_that_the_mount_removes():
     assert t.status is None and t.load_game() == ("aqua", b"old")
     assert sorted(os.listdir(root)) == ["game.lbs", "rec"]
     assert os.listdir(root + "/rec") == []
+    clean(root)
 
 
 def test_a_corrupt_game_file_is_set_aside_and_the_rest_kept():
@@ -241,6 +266,7 @@ def test_a_corrupt_game_file_is_set_aside_and_the_rest_kept():
     t.save_game("aqua", b"again")
     assert not exists(root + "/game.bad")
     assert FileStore(root).status is None
+    clean(root)
 
 
 def test_a_corrupt_record_is_set_aside_when_read_and_the_others_kept():
@@ -258,6 +284,7 @@ def test_a_corrupt_record_is_set_aside_when_read_and_the_others_kept():
     assert [r[0] for r in u.records()] == [1, 3]
     u.save_settings(b"x")  # a write: the notice has been seen
     assert FileStore(root).status is None
+    clean(root)
 
 
 def test_corrupt_settings_and_counters_say_so_and_keep_the_game():
@@ -272,6 +299,7 @@ def test_corrupt_settings_and_counters_say_so_and_keep_the_game():
     assert t.status == "Corrupt save files set aside: settings, record counters"
     assert t.load_game() == ("aqua", b"game") and t.load_settings() is None
     assert t.append_record(3, b"next") == 2  # numbered on from the files
+    clean(root)
 
 
 def test_a_full_file_system_loses_nothing_saved():
@@ -296,6 +324,7 @@ def test_a_full_file_system_loses_nothing_saved():
     assert t.load_game() == ("aqua", b"saved") and t.load_settings() == b"names"
     assert list(t.records()) == [(1, 3, b"kept")]
     assert t.save_game("aqua", b"new") is True  # room again: it saves
+    clean(root)
 
 
 def test_a_power_cut_at_every_call_leaves_the_last_complete_state():
@@ -315,10 +344,13 @@ def test_a_power_cut_at_every_call_leaves_the_last_complete_state():
     for step in steps:
         step(s)
         states.append(state(FileStore(root)))
+    clean(root)
     total = CutFs()
-    s = FileStore(fresh_root(), total)
+    root = fresh_root()
+    s = FileStore(root, total)
     for step in steps:
         step(s)
+    clean(root)
     cuts = 0
     for half in (False, True):
         for at in range(total.n):
@@ -341,4 +373,5 @@ def test_a_power_cut_at_every_call_leaves_the_last_complete_state():
             # and the store goes on from there
             got.save_game("lunch", b"after")
             assert FileStore(root).load_game() == ("lunch", b"after")
+            clean(root)
     assert cuts == 2 * total.n and total.n > 30
