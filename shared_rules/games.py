@@ -12,15 +12,17 @@ from shared_rules._codec import checksum
 from shared_rules.protocol import (
     CHANCE,
     FORMAT,
+    FORMAT_1,
     MAX_PARAMS,
     TABLE,
     TERMINAL,
     encode,
     read_actions,
+    read_packed,
 )
 
 __all__ = ("IDS", "CHANCE", "TERMINAL", "TABLE", "new", "record", "replay", "from_bytes",
-           "parse", "game_id_of", "module_of")
+           "parse", "header", "game_id_of", "module_of")
 
 from shared_rules.registry import ROWS
 
@@ -57,60 +59,119 @@ def record(game):
     return game.to_bytes()
 
 
-def parse(data):
-    """``(index, params, base, actions)`` of a record; ValueError when it is corrupt."""
-    if not isinstance(data, (bytes, bytearray)) or len(data) < 7:
+def _frame(data):
+    """``(format, index, params, base, start, end)`` of a record whose frame is sound
+    (checksum, format, game, settings, base state): its actions are ``data[start:end]``."""
+    if not isinstance(data, (bytes, bytearray)) or len(data) < 6:
         raise ValueError("not a game record")
     data = bytes(data)
     if checksum(data[:-2]) != data[-2:]:
         raise ValueError("game record fails its checksum")
-    if data[0] != FORMAT:
-        raise ValueError("unknown game record format {}".format(data[0]))
+    fmt = data[0]
+    if fmt != FORMAT and fmt != FORMAT_1:
+        raise ValueError("unknown game record format {}".format(fmt))
     index = data[1]
     if index >= len(ROWS):
         raise ValueError("game record of an unknown game ({})".format(index))
     k = data[2]
-    if k > MAX_PARAMS or 3 + k + 2 > len(data) - 2:
+    end = len(data) - 2
+    if k > MAX_PARAMS or 3 + k + (2 if fmt == FORMAT_1 else 1) > end:
         raise ValueError("game record: bad settings")
     params = tuple(data[3:3 + k])
     pos = 3 + k
-    n = (data[pos] << 8) | data[pos + 1]
-    pos += 2
-    end = len(data) - 2
+    if fmt == FORMAT_1:
+        n = (data[pos] << 8) | data[pos + 1]
+        pos += 2
+    else:  # the length in 7-bit groups, low first
+        n = 0
+        shift = 0
+        while True:
+            if pos >= end or shift > 14:
+                raise ValueError("game record: base state cut short")
+            b = data[pos]
+            pos += 1
+            n |= (b & 127) << shift
+            shift += 7
+            if not b & 128:
+                break
     if pos + n > end:
         raise ValueError("game record: base state cut short")
-    base = data[pos:pos + n]
-    return index, params, base, read_actions(data, pos + n, end)
+    return fmt, index, params, data[pos:pos + n], pos + n, end
+
+
+def header(data):
+    """``(index, params)`` of a record, its frame checked, nothing replayed (no game's code
+    is imported: the device reads a save's settings before it loads anything)."""
+    f = _frame(data)
+    return f[1], f[2]
+
+
+def parse(data):
+    """``(index, params, base, actions)`` of a record; ValueError when it is corrupt. A
+    format 2 record of a game that writes its actions as symbols is replayed to read them."""
+    fmt, index, params, base, pos, end = _frame(data)
+    if fmt == FORMAT_1:
+        return index, params, base, read_actions(data, pos, end)
+    cls = _cls(index)
+    if not cls.coded:
+        return index, params, base, _symbols(cls, data, pos, end)
+    return index, params, base, replay(data).actions()
+
+
+def _symbols(cls, data, pos, end):
+    return read_packed(data, pos, end) if cls.packed else read_actions(data, pos, end)
 
 
 def game_id_of(data):
     """The id of the game a record holds (checked, not replayed)."""
-    return ROWS[parse(data)[0]][0]
+    return ROWS[_frame(data)[1]][0]
 
 
-def replay(data, steps=None):
-    """The game after all of a record's actions, or after the first ``steps``. ValueError
-    when the record is corrupt or an action in it is not legal where it stands."""
-    index, params, base, actions = parse(data)
-    if encode(index, params, base, actions) != bytes(data):
-        raise ValueError("game record is not in its one written form")
-    if steps is not None:
-        if type(steps) is not int or steps < 0 or steps > len(actions):
-            raise ValueError("steps must be 0..{}".format(len(actions)))
-        actions = actions[:steps]
-    cls = _cls(index)
+def _fresh(cls, params, base):
     game = cls(*params)
     if base:
         game.set_base(base)
+    return game
+
+
+def _play(game, actions, symbols):
+    """Apply a record's ``actions`` (or the actions its ``symbols`` stand for) to ``game``."""
     for i in range(len(actions)):
         try:
-            game.apply(actions[i])
+            game.apply(game._action(actions[i]) if symbols else actions[i])
         except ValueError as e:
             raise ValueError("game record corrupt at action {}: {}".format(i + 1, e)) from None
         if len(game._log) != i + 1:
             # an action that starts a new record (Let's Do Lunch's next game) inside one
             raise ValueError("game record corrupt at action {}: a record ends there".format(
                 i + 1))
+
+
+def replay(data, steps=None):
+    """The game after all of a record's actions, or after the first ``steps``. ValueError
+    when the record is corrupt, not in its one written form, or an action in it is not
+    legal where it stands. Records of format 1 (written before format 2) read too."""
+    fmt, index, params, base, pos, end = _frame(data)
+    cls = _cls(index)
+    if fmt == FORMAT_1:
+        actions = read_actions(data, pos, end)
+        if encode(index, params, base, actions) != bytes(data):
+            raise ValueError("game record is not in its one written form")
+        n = len(actions)
+    else:
+        actions = _symbols(cls, data, pos, end)
+        n = len(actions)
+    if steps is not None and (type(steps) is not int or steps < 0 or steps > n):
+        raise ValueError("steps must be 0..{}".format(n))
+    game = _fresh(cls, params, base)
+    if fmt == FORMAT_1:
+        _play(game, actions if steps is None else actions[:steps], False)
+        return game
+    _play(game, actions, True)
+    if game.to_bytes() != bytes(data):
+        raise ValueError("game record is not in its one written form")
+    if steps is not None and steps < n:
+        game._replay(game._log[:steps])
     return game
 
 

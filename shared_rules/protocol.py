@@ -17,9 +17,11 @@ CHANCE = const(-1)  # a card dealt or dice rolled: typed in by the table or draw
 TERMINAL = const(-4)
 TABLE = const(-5)  # a decision the whole table takes (who called Lunch, the next game...)
 
-FORMAT = const(1)  # the record format (byte 0)
+FORMAT = const(2)  # the record format written (byte 0); format 1 records still read
+FORMAT_1 = const(1)
 MAX_ACTION = const(0x1FFFFF)  # three bytes of 7 bits
 MAX_PARAMS = const(8)
+PAD = const(15)  # the nibble after an odd number of packed symbols (never a symbol)
 
 
 def put_action(out, a):
@@ -33,8 +35,9 @@ def put_action(out, a):
 
 
 def encode(index, params, base, actions):
-    """A record's bytes (docs/design.md, "The game protocol")."""
-    out = bytearray((FORMAT, index, len(params)))
+    """A record's bytes in format 1 (the one written before format 2): a record of that
+    format reads only when it is these bytes."""
+    out = bytearray((FORMAT_1, index, len(params)))
     out.extend(bytes(params))
     n = len(base)
     out.append(n >> 8)
@@ -44,6 +47,42 @@ def encode(index, params, base, actions):
         put_action(out, a)
     out.extend(checksum(out))
     return bytes(out)
+
+
+def encode2(index, params, base, symbols, packed):
+    """A record's bytes in format 2 (docs/design.md, "The game protocol"): the base state's
+    length in 7-bit groups, and each action as the symbol its game writes for it, two a byte
+    when the game's symbols are ``packed`` (0-14, high nibble first, PAD after an odd one)."""
+    out = bytearray((FORMAT, index, len(params)))
+    out.extend(bytes(params))
+    put_action(out, len(base))
+    out.extend(base)
+    if packed:
+        n = len(symbols)
+        for s in symbols:
+            if s < 0 or s >= PAD:
+                raise ValueError("symbol {} does not fit a nibble".format(s))
+        for i in range(0, n, 2):
+            out.append((symbols[i] << 4) | (symbols[i + 1] if i + 1 < n else PAD))
+    else:
+        for a in symbols:
+            put_action(out, a)
+    out.extend(checksum(out))
+    return bytes(out)
+
+
+def read_packed(data, pos, end):
+    """The symbols packed two a byte in ``data[pos:end]``; PAD only as the last nibble."""
+    out = []
+    while pos < end:
+        b = data[pos]
+        pos += 1
+        if b >> 4 == PAD or (b & 15 == PAD and pos < end):
+            raise ValueError("game record: padding inside the actions")
+        out.append(b >> 4)
+        if b & 15 != PAD:
+            out.append(b & 15)
+    return out
 
 
 def read_actions(data, pos, end):
@@ -92,6 +131,11 @@ def tie_break_winners(tied, entries):
 class Game:
     game_id = ""
     index = 0  # the game's row in games.TABLE (byte 1 of a record)
+    # Record format 2 writes each action as the symbol ``_symbol`` gives for it where it is
+    # played (the action itself unless a game says otherwise) and reads it back by ``_action``;
+    # ``packed``: every symbol is 0-14, two go in a byte
+    coded = False
+    packed = False
     defaults = ()  # the parameters' defaults; a subclass checks their ranges in _check
     seats = None  # (fewest, most, name) when the first parameter is the number of players
 
@@ -111,10 +155,21 @@ class Game:
         self._check(params)
         self.base = b""
         self._log = []
+        self._syms = []  # what format 2 writes for each action of _log
         self._start()
 
     def _check(self, params):
         pass
+
+    def _symbol(self, action):
+        """What the record writes for ``action`` about to be played here; None when it stands
+        for nothing here (then ``_do`` refuses it)."""
+        return action
+
+    def _action(self, symbol):
+        """The action ``symbol`` stands for here (ValueError when none): ``_symbol``'s inverse
+        where the record's next action is played."""
+        return symbol
 
     # ---- what a subclass provides ---------------------------------------------------------
 
@@ -138,8 +193,16 @@ class Game:
             raise ValueError("an action is a number, not {!r}".format(action))
         if self.is_terminal():
             raise ValueError("the game is over")
+        return self._step(action)
+
+    def _step(self, action):
+        sym = self._symbol(action)
         result = self._do(action)
+        if sym is None:  # a game taking what it cannot write: refuse it rather than lose it
+            self._replay(self._log)
+            raise ValueError("action {} cannot be recorded here".format(action))
         self._log.append(action)
+        self._syms.append(sym)
         return result
 
     def actions(self):
@@ -161,12 +224,13 @@ class Game:
 
     def _replay(self, actions):
         log = self._log
+        syms = self._syms
         self._log = []
+        self._syms = []
         self._start()
         try:
             for a in actions:
-                self._do(a)
-                self._log.append(a)
+                self._step(a)
         except ValueError:
             # cannot happen for a log this object made; if it does, be the game as it was
             self._log = []
@@ -174,14 +238,15 @@ class Game:
             for a in log:
                 self._do(a)
             self._log = log
+            self._syms = syms
             raise
 
     # ---- saved bytes and records ------------------------------------------------------------
 
     def to_bytes(self):
-        """The record (format 1): version, game index, parameters, base state, actions,
+        """The record (format 2): version, game index, parameters, base state, actions,
         checksum. It is also the saved game: ``games.from_bytes`` replays it."""
-        return encode(self.index, self.params, self.base, self._log)
+        return encode2(self.index, self.params, self.base, self._syms, self.packed)
 
     def set_base(self, base):
         """Start the log from a saved engine state instead of a new game (Let's Do Lunch: each
@@ -189,6 +254,7 @@ class Game:
         self._load_base(bytes(base))  # ValueError when the state is corrupt
         self.base = bytes(base)
         self._log = []
+        self._syms = []
         self._start()
 
     def _load_base(self, base):

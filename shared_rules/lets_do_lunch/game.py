@@ -30,6 +30,10 @@ NEXT_GAME = const(0)
 class LetsDoLunchGame(Game):
     game_id = "lets_do_lunch"
     index = 1
+    # format 2 writes a roll as its place in ROLLS, a placement as its row - 1 (the roll gave
+    # the column), an answer as 0/1: all under 10, two a byte
+    coded = True
+    packed = True
     # target points, strict table, the computer (0: none, else its level 1-3 + 4 * its seat),
     # dice typed in (1) or rolled by the device (0): the last two are the table's setup, kept
     # in the record so a resumed match knows who plays; the rules never read them
@@ -47,18 +51,24 @@ class LetsDoLunchGame(Game):
             raise ValueError("typed dice is 0 (device rolls) or 1 (typed in)")
 
     def _start(self):
-        from shared_rules.lets_do_lunch.match import Match
-
-        if self.base:
-            self.engine = Match.from_bytes(self.base)
-        else:
-            self.engine = Match(self.params[0], bool(self.params[1]))
+        self.engine = self._match(self.base)
         self.ended = None  # (winner, points, final Board) once this record's game is over
 
-    def _load_base(self, base):
+    def _match(self, base):
+        """The match a record starts from: new, or its base (start.py's match start; the
+        60-byte state of save.py in records written before format 2)."""
         from shared_rules.lets_do_lunch.match import Match
 
-        m = Match.from_bytes(base)
+        if not base:
+            return Match(self.params[0], bool(self.params[1]))
+        if base[0] != 1 and base[0] & 127 != 2:
+            raise ValueError("not a match start (version {})".format(base[0]))
+        return Match.from_bytes(base)
+
+    def _load_base(self, base):
+        if not base:
+            raise ValueError("an empty match start")
+        m = self._match(base)
         if m.target != self.params[0] or m.strict != bool(self.params[1]):
             raise ValueError("the match state does not match the record's settings")
         if m.phase != START:
@@ -67,9 +77,39 @@ class LetsDoLunchGame(Game):
     def apply(self, action):
         if (type(action) is int and action == NEXT_GAME and self.current_player() == TABLE
                 and self.ended is not None):
-            self.set_base(self.engine.to_bytes())  # a new record: the last game is final
+            from shared_rules.lets_do_lunch import start
+
+            self.set_base(start.encode(self.engine))  # a new record: the last game is final
             return None
         return Game.apply(self, action)
+
+    def _symbol(self, action):
+        e = self.engine
+        if self.ended is not None:
+            return None
+        if e.phase == START or e.phase == ROLL:
+            for k in range(len(ROLLS)):
+                if ROLLS[k] == action:
+                    return k
+            return None
+        if e.phase == PLACE:
+            row = action - 10 * e.column
+            return row - 1 if 1 <= row <= 7 else None
+        if e.phase == ANNOUNCE and (action == ANNOUNCED or action == FORGOT):
+            return action - ANNOUNCED
+        return None
+
+    def _action(self, symbol):
+        e = self.engine
+        if self.ended is not None:
+            raise ValueError("this game is over: start the next one")
+        if (e.phase == START or e.phase == ROLL) and symbol < len(ROLLS):
+            return ROLLS[symbol]
+        if e.phase == PLACE and symbol < 7:
+            return 10 * e.column + symbol + 1
+        if e.phase == ANNOUNCE and symbol < 2:
+            return ANNOUNCED + symbol
+        raise ValueError("{} stands for no action here".format(symbol))
 
     def _do(self, action):
         if self.ended is not None:

@@ -225,7 +225,7 @@ def test_corrupt_records_are_refused():
     for _ in range(20):
         g.apply(choose(g, rng))
     data = g.to_bytes()
-    for bad in (b"", b"\x01", data[:-1], data[:5], bytes([2]) + data[1:],
+    for bad in (b"", b"\x01", data[:-1], data[:5], bytes([3]) + data[1:], bytes([1]) + data[1:],
                 data[:1] + bytes([9]) + data[2:], "text", None, bytearray(40)):
         with raises(ValueError):
             games.replay(bad)
@@ -295,18 +295,27 @@ def test_records_are_read_in_their_one_written_form():
     data = g.to_bytes()
     body = data[:-2]
     # the action 3 written in two bytes (0x83 0x00) instead of one
-    at = 5 + len(g.params)  # format, game, count, the parameters, base length
+    at = 4 + len(g.params)  # format, game, count, the parameters, base length
     odd = body[:at] + bytes([0x83, 0x00]) + body[at + 1:]
     with raises(ValueError, "written form"):
         games.replay(odd + checksum(odd))
-    # a Let's Do Lunch record with "next game" inside it
+    # the empty base's length written in two bytes
+    odd = body[:at - 1] + bytes([0x80, 0x00]) + body[at:]
+    with raises(ValueError, "written form"):
+        games.replay(odd + checksum(odd))
+    # a Let's Do Lunch record with actions after its game's end
     ldl = games.new("lets_do_lunch")
     rng = Rng(2)
     while not (ldl.current_player() == games.TABLE and ldl.ended is not None):
         ldl.apply(choose(ldl, rng))
-    inner = ldl.to_bytes()[:-2] + bytes([0]) + bytes([233 & 127 | 128, 1])
-    with raises(ValueError, "a record ends there"):
-        games.replay(inner + checksum(inner))
+    end = ldl.to_bytes()[:-2]
+    for more in (bytes([0x8F]), bytes([0x00, 0x0F])):
+        if end[-1] & 15 == 15:  # an odd number of symbols: the next one fills the pad
+            inner = end[:-1] + bytes([end[-1] & 0xF0 | more[0] >> 4]) + more[1:]
+        else:
+            inner = end + more
+        with raises(ValueError, "game is over"):
+            games.replay(inner + checksum(inner))
     for not_zero in (False, 0.0):
         with raises(ValueError):
             ldl.apply(not_zero)
