@@ -2,7 +2,8 @@
 its rules folder, its screens folder) and one registry line, and nothing else; then, with
 the copy as the only code on the path, the simulator's menu lists it, it is played to its end,
 `lunchbox pull` takes its record off the simulator's data channel, `history` lists it under
-its name, `replay` steps through it and `export` (JSON, BG Stats) has it.
+its name, `replay` steps through it, `export` (JSON, BG Stats) has it and `stats` gives the
+statistic its descriptor declares (its chart too).
 """
 
 import difflib
@@ -153,7 +154,7 @@ def pull(tree, nvm, db):
         server.wait(30)
 
 
-def test_a_game_added_in_its_folders_plays_through_every_tool(tree, base):
+def test_a_game_added_in_its_folders_plays_through_every_tool(tree, base, tmp_path):
     nvm = tree / "nvm.bin"
     db = tree / "games.db"
 
@@ -203,8 +204,15 @@ def test_a_game_added_in_its_folders_plays_through_every_tool(tree, base):
     assert sorted((s["score"], s["winner"]) for s in play["playerScores"]) == [
         ("2", False), ("8", True)]
 
-    stats = run(tree, "stats", "--db", str(db)).stdout
+    plots = tmp_path / "plots"
+    stats = run(tree, "stats", "--db", str(db), "--plot", str(plots)).stdout
     assert "Counter" in stats, stats
+    # the statistic the game's about.json declares ("stats"), worded by it: P1 won its game
+    lines = stats.splitlines()
+    head = lines.index("Counter: how often the first player wins (95% interval)")
+    assert lines[head + 1].split() == ["TARGET", "GAMES", "WINS", "RATE", "95%", "INTERVAL"]
+    assert lines[head + 3].split()[:5] == ["to", "10", "1", "1", "100%"], stats
+    assert "wrote {}".format(plots / "counter-win-rate.png") in stats, stats
     csv_text = run(tree, "export", "--db", str(db)).stdout
     assert ",counter,Counter (to 10)," in csv_text, csv_text
 

@@ -200,7 +200,7 @@ def test_wilson_interval():
 
 def test_roll_counts_come_from_the_record_actions():
     rec = play("lets_do_lunch", seed=3)
-    counts = stats.ldl_rolls([{"game_id": "lets_do_lunch", "record": rec}])
+    counts = stats.dice_counts([{"game_id": "lets_do_lunch", "record": rec}], "lets_do_lunch")
     rolls = [a for a in games.parse(rec)[3] if a >= 111]
     assert sum(counts) == len(rolls) > 0
 

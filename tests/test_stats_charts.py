@@ -129,7 +129,7 @@ def test_margins_and_rolls(rows):
                                                             margins["games"])
     (rolls,) = by_kind(made, "rolls")
     ax = ax_of(rolls)
-    counts = stats.ldl_rolls(rows)
+    counts = stats.dice_counts(rows, "lets_do_lunch")
     assert [b.get_height() for b in ax.containers[0]] == counts and sum(counts) > 0
     assert whole(ax.get_yticks()) and whole(ax.get_xticks())
 
@@ -279,3 +279,50 @@ def test_more_players_than_colours_still_look_apart():
     assert len(set(looks.values())) == len(many) > len(charts.PLAYER_COLOURS)
     fixed = {charts.WON, charts.LOST, charts.ROLLED, charts.FAIR, charts.TIE}
     assert not fixed & set(charts.PLAYER_COLOURS)
+
+
+def test_every_descriptors_statistics_are_kinds_the_host_knows():
+    """Each game's declared statistics (about.json "stats") pass the check `stats` makes;
+    the games that declare some still do (their tables and charts are above)."""
+    for gid in IDS:
+        for stat in stats.declared(gid):
+            assert stat["kind"] in stats.KINDS and stat["kind"] in stats.MAKERS, gid
+    assert [s["kind"] for s in stats.declared("space_lunch")] == ["rate_by"]
+    assert [s["kind"] for s in stats.declared("lets_do_lunch")] == ["dice", "margins"]
+
+
+@pytest.mark.parametrize("bad, said", [
+    ({"kind": "median"}, "no statistic of kind 'median' here (the kinds: dice, margins, "
+                         "rate_by)"),
+    ({"kind": "rate_by", "by": "level"}, "its rate_by statistic needs 'title' as str"),
+    ({"kind": "rate_by", "by": "level", "title": "T", "seat": "0"},
+     "its rate_by statistic needs 'seat' as int"),
+    ({"kind": "rate_by", "by": "level", "title": "T", "seat": True},
+     "its rate_by statistic needs 'seat' as int"),
+    ({"kind": "margins", "colour": "red"}, "its margins statistic has no field 'colour'"),
+    ({"kind": "dice", "module": "nothere", "actions": [111, 333]},
+     "its dice statistic names shared_rules.lets_do_lunch.nothere"),
+    ("dice", "no statistic of kind None here"),
+])
+def test_a_wrong_declaration_is_one_message_naming_its_file(rows, monkeypatch, tmp_path, bad,
+                                                            said):
+    """A descriptor's statistic that is not right stops `stats` with one message naming the
+    game's about.json, before any chart is written."""
+    from lunchbox.errors import LunchboxError
+
+    real = stats.about
+
+    def about(gid):
+        row = dict(real(gid) or {})
+        if gid == "lets_do_lunch":
+            row["stats"] = [bad]
+        return row
+
+    monkeypatch.setattr(stats, "about", about)
+    for make in (stats.report, lambda r: stats.plots(r, str(tmp_path / "plots"))):
+        with pytest.raises(LunchboxError) as e:
+            make(rows)
+        text = str(e.value)
+        assert text.startswith("Let's Do Lunch (shared_rules/lets_do_lunch/about.json): "), text
+        assert said in text and "docs/adding-a-game.md" in e.value.hint
+    assert not (tmp_path / "plots").exists()

@@ -4,13 +4,16 @@
 - ``win-rate-<game>.png`` (the game's name: ``win-rate-space-battle-race.png``): each
   player's win rate in a game, a bar each, "2 of 5" on it (a player who never won still has a
   bar's place and its count);
-- ``space-lunch-win-rate.png``: Space Lunch solo per difficulty, games won and lost stacked,
-  with the win rate and its 95% interval under each level;
-- ``lets-do-lunch-rolls.png``: every roll against fair dice;
-- ``lets-do-lunch-margins.png``: each Let's Do Lunch game's points (the cannibals left in the
-  loser's hand), coloured by who won;
+- the charts of the statistics a game's descriptor declares (stats.py: their data is made
+  there, the picture here): ``<game>-win-rate.png`` (a ``rate_by``: Space Lunch solo per
+  difficulty), games won and lost stacked, with the win rate and its 95% interval under each
+  value; ``<game>-rolls.png`` (``dice``): every roll against fair dice;
+  ``<game>-margins.png`` (``margins``): each game's points to its winner (Let's Do Lunch's
+  cannibals left in the loser's hand), coloured by who won;
 - ``scores-<game>.png``: each player's score per game over time (game 1 the oldest; players at
-  the same table share the game's number).
+  the same table share the game's number). Not for a game with margins (they are its scores,
+  plus and minus), and without the score of the seat the board plays alone against a player
+  (the Space Lunch Automa's: gamerec.solo_opponent).
 
 Counts have whole-number ticks; titles name games by name (game_names.py), not by id; players
 are told apart as people.py says (two boards' "P1" are two players).
@@ -25,7 +28,7 @@ dashed line, so no two players look the same.
 import time
 
 from .game_names import name, order, words
-from .gamerec import SOLO_OPPONENT
+from .gamerec import solo_opponent
 from .people import namer
 
 SIZE = (6.4, 3.8)  # inches, at DPI: 640 x 380 pixels
@@ -33,17 +36,17 @@ DPI = 100
 # players: matplotlib's tab10 without its green, grey and olive (kept for what is no player)
 PLAYER_COLOURS = ("#1f77b4", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                   "#17becf")
-WON = "#2ca02c"  # Space Lunch games won, against the Automa
+WON = "#2ca02c"  # games won by the seat a rate_by follows (Space Lunch's player)
 LOST = "#c7c7c7"  # ... and lost
 ROLLED = "#bcbd22"  # the dice as rolled
 FAIR = "#000000"  # what fair dice give
-TIE = "#7f7f7f"  # a Let's Do Lunch game both won
+TIE = "#7f7f7f"  # a game both won, in the margins
 HATCHES = ("", "//", "..", "xx")  # bars of the players past the colours' count
 LINES = ("-", "--", ":", "-.")  # lines of the same
 MAX_BAR_LABELS = 40  # more bars than this and the numbers on them would overlap
 
 
-def _file_part(game_id):
+def file_part(game_id):
     """The game's name as a file name: "Space Battle race" -> space-battle-race."""
     return "-".join(words(name(game_id))) or "unknown"
 
@@ -62,12 +65,12 @@ def win_rates(rows):
     return {g: [(p, n, w) for p, (n, w) in sorted(per.items())] for g, per in out.items()}
 
 
-def ldl_margins(rows):
-    """``[(game number, winner, points)]`` for the Let's Do Lunch games, oldest first ("tie"
+def margins(rows, game_id):
+    """``[(game number, winner, points)]`` for the games of ``game_id``, oldest first ("tie"
     and 0 for a game both won)."""
     out = []
     who = namer(rows)
-    games = sorted((r for r in rows if r["game_id"] == "lets_do_lunch" and r["winners"]),
+    games = sorted((r for r in rows if r["game_id"] == game_id and r["winners"]),
                    key=lambda r: (r["played_at"], r.get("id") or 0))
     for i, r in enumerate(games):
         w = r["winners"][0]
@@ -81,7 +84,7 @@ def ldl_margins(rows):
 
 def scores_by_game(rows):
     """``{game_id: {player: [(game number, score)]}}``: a game's number among that game's
-    games, oldest first (the Space Lunch Automa's score left out: it is the board's)."""
+    games, oldest first (the score of a solo game's board seat left out: it is the board's)."""
     out = {}
     who = namer(rows)
     ordered = sorted(rows, key=lambda r: (r["played_at"], r.get("id") or 0))
@@ -90,8 +93,9 @@ def scores_by_game(rows):
         gid = r["game_id"]
         counts[gid] = counts.get(gid, 0) + 1
         per = out.setdefault(gid, {})
+        board = solo_opponent(gid)
         for seat, player in enumerate(r["players"]):
-            if player == SOLO_OPPONENT and gid == "space_lunch":
+            if player == board:
                 continue
             if seat < len(r["scores"]):
                 per.setdefault(who(r, player), []).append((counts[gid], r["scores"][seat]))
@@ -112,32 +116,23 @@ def player_colours(rows):
     return {p: (PLAYER_COLOURS[i % n], i // n) for i, p in enumerate(names)}
 
 
-def charts(rows, solo=None, rolls=None):
+def charts(rows, declared=()):
     """Every chart the rows give, in the order written: dicts with ``file``, ``title``,
-    ``kind`` and the data drawn. ``solo`` is stats.space_lunch_solo(rows), ``rolls``
-    stats.ldl_rolls(rows) (passed in: the text report computes them too)."""
-    from shared_rules.lets_do_lunch import fair
-
+    ``kind`` and the data drawn. ``declared``: the charts (with their ``game_id``) of the
+    statistics the games' descriptors declare (stats.declared_parts: the text report
+    computes them too)."""
     out = []
     colours = player_colours(rows)
     for gid, players in sorted(win_rates(rows).items(), key=lambda kv: order(kv[0])):
-        out.append({"file": "win-rate-{}.png".format(_file_part(gid)), "kind": "win_rate",
+        out.append({"file": "win-rate-{}.png".format(file_part(gid)), "kind": "win_rate",
                     "title": "{}: win rate per player".format(name(gid)), "players": players})
-    if solo:
-        out.append({"file": "space-lunch-win-rate.png", "kind": "levels", "levels": solo,
-                    "title": "Space Lunch solo against the Automa: results by difficulty"})
-    if rolls and sum(rolls):
-        out.append({"file": "lets-do-lunch-rolls.png", "kind": "rolls", "rows": fair.rows(rolls),
-                    "title": "Let's Do Lunch: {} rolls; {}".format(
-                        sum(rolls), fair.verdict(rolls)[0])})
-    margins = ldl_margins(rows)
-    if margins:
-        out.append({"file": "lets-do-lunch-margins.png", "kind": "margins", "games": margins,
-                    "title": "Let's Do Lunch: points per game"})
+    out += [dict(chart) for chart in declared]
+    # a game whose margins are drawn: they are its scores, plus and minus
+    margined = {c["game_id"] for c in declared if c["kind"] == "margins"}
     for gid, per in sorted(scores_by_game(rows).items(), key=lambda kv: order(kv[0])):
-        if gid == "lets_do_lunch":
-            continue  # its scores are the margins above, plus and minus
-        out.append({"file": "scores-{}.png".format(_file_part(gid)), "kind": "scores",
+        if gid in margined:
+            continue
+        out.append({"file": "scores-{}.png".format(file_part(gid)), "kind": "scores",
                     "title": "{}: scores over time ({})".format(name(gid), _dates(rows, gid)),
                     "players": sorted(per.items())})
     for chart in out:
@@ -203,7 +198,7 @@ def figure(chart):
                 markersize=28, markeredgewidth=2, linestyle="none", label="fair dice")
         ax.xaxis.set_major_locator(whole())
         ax.yaxis.set_major_locator(whole())
-        ax.set_xlabel("sum of the three dice")
+        ax.set_xlabel("sum of the {} dice".format(chart["dice"]))
         ax.set_ylabel("rolls")
         ax.legend()
     elif kind == "margins":
@@ -220,7 +215,7 @@ def figure(chart):
         ax.xaxis.set_major_locator(whole())
         ax.yaxis.set_major_locator(whole())
         ax.set_xlabel("game (oldest first)")
-        ax.set_ylabel("points (cannibals left)")
+        ax.set_ylabel(chart["axis"])
         ax.legend(fontsize="small")
     elif kind == "scores":
         for name_, pts in chart["players"]:

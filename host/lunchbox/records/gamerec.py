@@ -5,10 +5,12 @@ A game played with the board's turn clock has each seat's time in its envelope (
 ``times(row)`` reads it from the record as the board kept it (no column of its own: an older
 database reads the same).
 
-A Let's Do Lunch record is one game of a match: its winners and scores are that game's (the
-winner +the cannibals left in the loser's hand, the loser the same negative); ``match(row)``
-gives the match as it stood after it (score, game number), for a column of its own. Seats are
-named as the device names them (core/records.seat_names), older envelopes included.
+A record may be one game of a match (Let's Do Lunch): its winners and scores are that game's
+(the winner +the cannibals left in the loser's hand, the loser the same negative);
+``match(row)`` gives the match as it stood after it (score, game number), for a column of its
+own. Which games are played in matches is their protocol class's to say (it has
+``match_scores``), not this module's. Seats are named as the device names them
+(core/records.seat_names), older envelopes included.
 
 The envelope code is the device's own (firmware/companion/core/records.py), imported from the
 checkout the way the simulator imports the firmware.
@@ -18,16 +20,6 @@ import zlib
 
 # the ring record kinds of firmware/companion/core/store.py (tests/test_pull.py checks they agree)
 KIND_RECORD, KIND_CRASH, KIND_GAME = 1, 2, 3
-
-
-def _solo():
-    from .game_names import about
-
-    return about("space_lunch")
-
-
-SOLO_OPPONENT = _solo()["device_seat"]  # the seat the device plays in the solo game
-SPACE_LUNCH_MODES = tuple(_solo()["variant"]["words"])
 
 
 def device_records():
@@ -66,10 +58,32 @@ def seat_names(game_id, params, names, seats):
     return out
 
 
+def solo_opponent(game_id):
+    """The seat the board plays in ``game_id``'s solo game (Space Lunch's "Automa"), from its
+    descriptor's ``device_seat`` when that is a name; None for a game with no such seat. Its
+    score is the board's, so the score tables and charts leave it out."""
+    from .game_names import about
+
+    seat = (about(game_id) or {}).get("device_seat")
+    return seat if isinstance(seat, str) else None
+
+
+def _plays_matches(game_id):
+    """True when ``game_id``'s protocol class plays one game of a match a record (it has
+    ``match_scores``)."""
+    from shared_rules import games
+
+    for gid, module, name in games.ROWS:
+        if gid == game_id:
+            return hasattr(getattr(__import__(module, None, None, [name]), name),
+                           "match_scores")
+    return False
+
+
 def match(row):
-    """A Let's Do Lunch game's match as it stood after the game: ``{"scores": [a, b], "game":
-    n, "target": t, "over": bool}``; None for other games (or a record that does not replay)."""
-    if row.get("game_id") != "lets_do_lunch" or not row.get("record"):
+    """A match game's match as it stood after the game: ``{"scores": [a, b], "game": n,
+    "target": t, "over": bool}``; None for other games (or a record that does not replay)."""
+    if not row.get("record") or not _plays_matches(row.get("game_id")):
         return None
     from shared_rules import games
 

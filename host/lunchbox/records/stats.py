@@ -1,16 +1,19 @@
 """`lunchbox stats`: what the pulled games say.
 
-- Space Lunch solo: the win rate at each difficulty, with a 95% Wilson interval (honest for
-  few games and for rates near 0 or 1, where the plain +-1.96 sd interval is not).
-- Let's Do Lunch: every roll of every pulled game against fair dice (the same chi-square and
-  words the board shows, shared_rules/lets_do_lunch/fair.py).
 - Per player, per game: the win rate (a tie is a win for each winner), with the games and
   wins it comes from beside it, and the scores (mean, range, the last game's day).
 - Time per player, per game, for the games played with the board's turn clock: the games
   timed, the time in all, a game's mean and a turn's mean (the seats the board plays left out).
+- What each game's descriptor declares of its own (shared_rules/<game>/about.json, "stats";
+  docs/adding-a-game.md), one of the kinds in KINDS:
+  ``rate_by``, one seat's win rate at each value of a setting with a 95% Wilson interval
+  (honest for few games and for rates near 0 or 1, where the plain +-1.96 sd interval is not;
+  Space Lunch solo by difficulty); ``dice``, every roll of every pulled game against fair
+  dice, in the words of the game's own module the board shows them with (Let's Do Lunch's
+  fair.py); ``margins``, the winner's points in each game (a chart: Let's Do Lunch).
 
-``--plot DIR`` writes PNG charts (charts.py: win rates, Space Lunch by difficulty, the rolls,
-Let's Do Lunch margins, scores over time; matplotlib, no display needed).
+``--plot DIR`` writes PNG charts (charts.py: win rates, the declared statistics, scores over
+time; matplotlib, no display needed).
 """
 
 import io
@@ -21,13 +24,15 @@ import time
 from .. import outfile
 from ..errors import LunchboxError, UsageError
 from . import charts
+from .game_names import about
 from .game_names import name as game_name
 from .game_names import order as game_order
-from .gamerec import SOLO_OPPONENT, SPACE_LUNCH_MODES, clock_text, times
+from .gamerec import clock_text, solo_opponent, times, variant
 from .history import add_filters, selected, table
 from .people import is_device_seat, namer
 
 Z95 = 1.959964
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def wilson(wins, n, z=Z95):
@@ -40,31 +45,182 @@ def wilson(wins, n, z=Z95):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def space_lunch_solo(rows):
-    """``[(difficulty name, games, wins, low, high)]`` for the levels played."""
-    out = []
-    for mode, name in enumerate(SPACE_LUNCH_MODES[:4]):
-        games = [r for r in rows if r["game_id"] == "space_lunch" and r["params"][:1] == [mode]]
-        if not games:
-            continue
-        wins = sum(1 for r in games if r["winners"] == [0])
-        low, high = wilson(wins, len(games))
-        out.append((name, len(games), wins, low, high))
+# ---- the statistics a game declares ----------------------------------------------------
+
+# kind -> {field: (type, required)}: what a declaration may hold (docs/adding-a-game.md)
+KINDS = {
+    "rate_by": {"title": (str, True), "by": (str, True), "seat": (int, False),
+                "param": (int, False), "values": (list, False)},
+    "dice": {"module": (str, True), "actions": (list, True)},
+    "margins": {"axis": (str, False)},
+}
+
+
+def _bad(game_id, what):
+    return LunchboxError("{} (shared_rules/{}/about.json): {}".format(
+        game_name(game_id), _folder(game_id), what),
+        "fix the game's descriptor: its \"stats\" are in docs/adding-a-game.md")
+
+
+def _folder(game_id):
+    from shared_rules import games
+
+    return games.module_of(game_id).split(".")[1]
+
+
+def declared(game_id):
+    """The statistics ``game_id``'s descriptor declares (a list of dicts), each checked
+    against KINDS: LunchboxError, naming the file, for one that is not right."""
+    out = (about(game_id) or {}).get("stats") or []
+    if not isinstance(out, list):
+        raise _bad(game_id, '"stats" is not a list')
+    for stat in out:
+        kind = stat.get("kind") if isinstance(stat, dict) else None
+        if kind not in KINDS:
+            raise _bad(game_id, "no statistic of kind {!r} here (the kinds: {})".format(
+                kind, ", ".join(sorted(KINDS))))
+        for field, (typ, required) in KINDS[kind].items():
+            value = stat.get(field)
+            if (value is None and required) or (value is not None and (
+                    not isinstance(value, typ) or isinstance(value, bool))):
+                raise _bad(game_id, "its {} statistic needs {!r} as {}".format(
+                    kind, field, typ.__name__))
+        unknown = sorted(set(stat) - set(KINDS[kind]) - {"kind"})
+        if unknown:
+            raise _bad(game_id, "its {} statistic has no field {!r}".format(kind, unknown[0]))
     return out
 
 
-def ldl_rolls(rows):
-    """Counts of the sums 3..9 over every roll in the pulled Let's Do Lunch games."""
+def each_declared(rows):
+    """``[(game_id, n, statistic, its rows)]`` for every statistic the pulled games declare,
+    games in the registry's order, ``n`` counting a game's statistics of one kind from 0."""
+    by_game = {}
+    for r in rows:
+        by_game.setdefault(r["game_id"], []).append(r)
+    out = []
+    for gid in sorted(by_game, key=game_order):
+        seen = {}
+        for stat in declared(gid):
+            n = seen.get(stat["kind"], 0)
+            seen[stat["kind"]] = n + 1
+            out.append((gid, n, stat, by_game[gid]))
+    return out
+
+
+def rates_by(rows, game_id, stat):
+    """``[(value's word, games, wins, low, high)]``: how often seat ``stat["seat"]`` won alone
+    at each value of setting ``stat["param"]`` (its ``values``, else those played), with the
+    95% Wilson interval."""
+    k, seat = stat.get("param", 0), stat.get("seat", 0)
+    played = [r for r in rows if r["game_id"] == game_id and len(r["params"]) > k]
+    values = stat.get("values")
+    if values is None:
+        values = sorted({r["params"][k] for r in played})
+    out = []
+    for value in values:
+        games = [r for r in played if r["params"][k] == value]
+        if not games:
+            continue
+        wins = sum(1 for r in games if r["winners"] == [seat])
+        low, high = wilson(wins, len(games))
+        out.append((_word(game_id, k, value), len(games), wins, low, high))
+    return out
+
+
+def _word(game_id, k, value):
+    """Setting ``k``'s value as the game's descriptor words it ("Hard", "to 10"), when its
+    ``variant`` is that setting; else the number."""
+    if ((about(game_id) or {}).get("variant") or {}).get("param", 0) != k:
+        return str(value)
+    return variant(game_id, [0] * k + [value]) or str(value)
+
+
+def dice_module(game_id, stat):
+    """The game's own module that judges the dice (``stat["module"]`` in its folder)."""
+    name = "shared_rules.{}.{}".format(_folder(game_id), stat["module"])
+    try:
+        return __import__(name, None, None, [stat["module"]])
+    except ImportError as e:
+        raise _bad(game_id, "its dice statistic names {} ({})".format(name, e)) from None
+
+
+def dice_counts(rows, game_id, stat=None):
+    """How often each sum was rolled, lowest sum first, over every roll in the pulled games
+    of ``game_id``: the actions in ``stat["actions"]`` (low, high) are rolls, written as their
+    dice, one digit a die (Let's Do Lunch's 111..333: three dice of 1-3)."""
     from shared_rules import games
 
-    counts = [0] * 7
+    if stat is None:
+        (stat,) = [s for s in declared(game_id) if s["kind"] == "dice"]
+    low, high = stat["actions"]
+    n, sides = len(str(low)), high % 10
+    counts = [0] * (n * (sides - 1) + 1)
     for r in rows:
-        if r["game_id"] != "lets_do_lunch":
+        if r["game_id"] != game_id:
             continue
         for a in games.parse(r["record"])[3]:
-            if 111 <= a <= 333:  # a roll: the three dice, sorted, as digits
-                counts[a // 100 + a // 10 % 10 + a % 10 - 3] += 1
+            if low <= a <= high:
+                counts[sum(int(d) for d in str(a)) - n] += 1
     return counts
+
+
+def _rate_by(game_id, n, stat, rows):
+    got = rates_by(rows, game_id, stat)
+    if not got:
+        return [], None
+    text = ["\n{} (95% interval)".format(stat["title"]), table(
+        [(word, str(g), str(w), rate(w, g), "{:.0%} - {:.0%}".format(lo, hi))
+         for word, g, w, lo, hi in got],
+        (stat["by"].upper(), "GAMES", "WINS", "RATE", "95% INTERVAL"))]
+    chart = {"file": "{}-win-rate{}.png".format(charts.file_part(game_id), _nth(n)),
+             "kind": "levels", "levels": got, "game_id": game_id,
+             "title": "{}, by {}".format(stat["title"], stat["by"])}
+    return text, chart
+
+
+def _dice(game_id, n, stat, rows):
+    counts = dice_counts(rows, game_id, stat)
+    if not sum(counts):
+        return [], None
+    judge = dice_module(game_id, stat)
+    got = judge.rows(counts)
+    ways = sum(w for _, _, _, w in got)
+    dice = len(str(stat["actions"][0]))
+    text = ["\n{}: {} rolls of the dice against fair dice".format(game_name(game_id),
+                                                                  sum(counts)),
+            table([(str(s), str(c), judge.tenths(e10), "{}/{}".format(w, ways))
+                   for s, c, e10, w in got], ("SUM", "ROLLED", "EXPECTED", "CHANCE")),
+            "{} {}".format(judge.chi_text(counts), judge.verdict(counts)[1])]
+    chart = {"file": "{}-rolls{}.png".format(charts.file_part(game_id), _nth(n)),
+             "kind": "rolls", "rows": got, "game_id": game_id,
+             "dice": NUMBERS[dice] if dice < len(NUMBERS) else str(dice),
+             "title": "{}: {} rolls; {}".format(game_name(game_id), sum(counts),
+                                               judge.verdict(counts)[0])}
+    return text, chart
+
+
+def _margins(game_id, n, stat, rows):
+    got = charts.margins(rows, game_id)
+    if not got:
+        return [], None
+    return [], {"file": "{}-margins{}.png".format(charts.file_part(game_id), _nth(n)),
+                "kind": "margins", "games": got, "game_id": game_id,
+                "axis": stat.get("axis") or "points",
+                "title": "{}: points per game".format(game_name(game_id))}
+
+
+def _nth(n):
+    """A file name's part for a game's second statistic of a kind and on: "", "-2", ..."""
+    return "-{}".format(n + 1) if n else ""
+
+
+MAKERS = {"rate_by": _rate_by, "dice": _dice, "margins": _margins}
+
+
+def declared_parts(rows):
+    """``[(text parts, chart or None)]`` of every declared statistic the rows give."""
+    return [MAKERS[stat["kind"]](gid, n, stat, game_rows)
+            for gid, n, stat, game_rows in each_declared(rows)]
 
 
 def scores_over_time(rows):
@@ -74,9 +230,10 @@ def scores_over_time(rows):
     who = namer(rows)
     for r in rows:
         per = out.setdefault(r["game_id"], {})
+        board = solo_opponent(r["game_id"])
         for seat, name in enumerate(r["players"]):
-            if name == SOLO_OPPONENT and r["game_id"] == "space_lunch":
-                continue
+            if name == board:
+                continue  # the board's own score
             if seat < len(r["scores"]):
                 per.setdefault(who(r, name), []).append((r["played_at"], r["scores"][seat],
                                                          seat in r["winners"]))
@@ -109,24 +266,9 @@ def rate(wins, games):
 
 def report(rows):
     """The text of `lunchbox stats`."""
-    from shared_rules.lets_do_lunch import fair
-
     parts = ["{} game{}".format(len(rows), "" if len(rows) == 1 else "s")]
-    sl = space_lunch_solo(rows)
-    if sl:
-        parts.append("\nSpace Lunch solo: win rate against the Automa (95% interval)")
-        parts.append(table([(name, str(n), str(w), rate(w, n),
-                             "{:.0%} - {:.0%}".format(lo, hi)) for name, n, w, lo, hi in sl],
-                           ("LEVEL", "GAMES", "WINS", "RATE", "95% INTERVAL")))
-    counts = ldl_rolls(rows)
-    if sum(counts):
-        parts.append("\nLet's Do Lunch: {} rolls of the dice against fair dice".format(
-            sum(counts)))
-        parts.append(table([(str(s), str(n), fair.tenths(e10), "{}/27".format(w))
-                            for s, n, e10, w in fair.rows(counts)],
-                           ("SUM", "ROLLED", "EXPECTED", "CHANCE")))
-        word, sentence = fair.verdict(counts)
-        parts.append("{} {}".format(fair.chi_text(counts), sentence))
+    for text, _chart in declared_parts(rows):
+        parts += text
     for gid, per in sorted(scores_over_time(rows).items(), key=lambda kv: game_order(kv[0])):
         parts.append("\n{}: scores per player, and how often each won".format(game_name(gid)))
         body = []
@@ -167,7 +309,7 @@ def plots(rows, directory):
 
 def chart_list(rows):
     """What each PNG of ``plots`` shows (charts.charts)."""
-    return charts.charts(rows, solo=space_lunch_solo(rows), rolls=ldl_rolls(rows))
+    return charts.charts(rows, [chart for _text, chart in declared_parts(rows) if chart])
 
 
 def png(fig):
