@@ -43,8 +43,22 @@ SOLO_OPPONENT = "Automa"
 STUCK_PRESSES = 300  # presses without a new action: the screen offers no way on
 STUCK_OPENS = 40  # menu -> game -> menu with no move between: the game never stays open
 KIND_CRASH, KIND_GAME = 2, 3
-# menu rows -> what a table plays there (record ids); tools keep no record
-PLAYS = ("space_lunch", "lets_do_lunch", "aqua_score", "battle_race", "days_score")
+
+
+def plays():
+    """What a table plays, by the games' descriptors: every registry row (a record id) that is
+    no other row's ``parent``, in the registry's order: a game opened from its menu row, or a
+    scoreboard opened from its game's list; not a game whose menu row opens a list (its
+    scoreboard keeps the records there) nor a tool (no record)."""
+    from companion.core.catalog import ROWS, folder, rows_of
+
+    parents = set()
+    for i in range(len(ROWS)):
+        parents.update(r.get("parent") for r in rows_of(folder(i)))
+    return tuple(r[0] for r in ROWS if r[0] not in parents)
+
+
+PLAYS = plays()
 
 
 class Defect(AssertionError):

@@ -6,6 +6,7 @@ its name, `replay` steps through it, `export` (JSON, BG Stats) has it and `stats
 statistic its descriptor declares (its chart too).
 """
 
+import ast
 import difflib
 import filecmp
 import json
@@ -24,6 +25,9 @@ NEW_FOLDERS = ("shared_rules/counter", "firmware/companion/games/counter")
 REGISTRY = "shared_rules/registry.py"
 LINE = '    ("counter", "shared_rules.counter.game", "CounterGame"),\n'
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+# the checks' lists of games, as the copy's code makes them (copied beside it, unchanged)
+CHECKS = ("tests/playthrough.py", "tests/test_cp_lane.py", "tests/cplane.py",
+          "tests/profiles_under_test.py", "bench/heap_flows.py")
 
 
 
@@ -68,6 +72,9 @@ def tree(tmp_path_factory, base):
         shutil.copytree(base / name, root / name)
     for folder in NEW_FOLDERS:
         shutil.copytree(GAME / folder, root / folder, ignore=SKIP)
+    for name in CHECKS:
+        (root / name).parent.mkdir(exist_ok=True)
+        shutil.copy(REPO / name, root / name)
     reg = root / REGISTRY
     reg.write_text(add_line(reg.read_text()))
     return root
@@ -243,6 +250,40 @@ def test_sync_puts_it_on_the_board(tree):
         "companion/games/counter/__init__.py", "companion/games/counter/entry.py",
         "shared_rules/counter/__init__.py", "shared_rules/counter/about.json",
         "shared_rules/counter/game.py"]))
+
+
+def test_the_checks_take_it_from_its_folder(tree):
+    """What the project's checks play of each game comes from the games' folders, so the new
+    game is in them with no list changed: the play-throughs play it (tests/playthrough.py's
+    PLAYS), the real-CircuitPython lane opens it from the menu as its descriptor's
+    ``first_screen`` says (tests/test_cp_lane.py), and the heap flows are the games' own
+    flows.json (it has none: the flows are those of the games before it)."""
+    out = run(tree, code="import sys; sys.path[:0] = ['tests', 'bench']; "
+                         "import playthrough, test_cp_lane, heap_flows; "
+                         "print(playthrough.PLAYS); print(test_cp_lane.OPEN_EACH[-1]); "
+                         "print([f['flow'] for f in heap_flows.FLOWS])").stdout.splitlines()
+    plays = ast.literal_eval(out[0])
+    assert plays[-1] == "counter" and len(plays) == len(__import__("playthrough").PLAYS) + 1
+    assert ast.literal_eval(out[1]) == ("next ok", "CounterScreen")
+    sys.path.insert(0, str(REPO / "bench"))
+    import heap_flows
+
+    assert ast.literal_eval(out[2]) == [f["flow"] for f in heap_flows.FLOWS]
+
+
+def test_a_broken_flows_file_is_one_message_naming_it(tmp_path):
+    """A game's flows.json that is not a list of flows stops the heap bench with the file's
+    name, not a traceback from deep inside a run."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import heap_flows
+
+    for text in ('{"flows": [{"flow": "x", "steps": [["a", "b"]]}]}', '{"flow": []}', "[1,"):
+        (tmp_path / "shared_rules" / "space_days").mkdir(parents=True, exist_ok=True)
+        path = tmp_path / "shared_rules" / "space_days" / "flows.json"
+        path.write_text(text)
+        with pytest.raises(SystemExit) as e:
+            heap_flows.game_flows(tmp_path)
+        assert str(e.value).startswith("{}: not a list of flows (".format(path)), e.value
 
 
 def changed_files(tree, base):

@@ -8,15 +8,27 @@ import cplane
 import pytest
 from profiles_under_test import PROFILES
 
-# every game's first real screen from the menu, and Back to the menu (a fresh VM each way;
-# back from a game the menu's cursor is on that game, so each game is one step on)
-OPEN_EACH = [
-    ("ok ok", "SoloScreen"),
-    ("next ok ok", "PlayScreen"),
-    ("next ok ok ok", "AquaScoreScreen"),
-    ("next ok ok ok", "RaceScreen"),
-    ("next ok ok", "DaysScreen"),
-]
+
+def open_each():
+    """Every menu game's first real screen from the menu, and Back to the menu (a fresh VM
+    each way; back from a game the menu's cursor is on that game): the keys after its menu
+    row and the screen's class are its descriptor's ``first_screen``."""
+    from lunchbox.records.game_names import about, firmware_path
+
+    firmware_path()
+    from companion.core.catalog import menu_games
+
+    out, at = [], 0
+    for row, (game_id, _label) in enumerate(menu_games()):
+        keys, top = about(game_id)["first_screen"]
+        moves = row - at
+        out.append(((("next*{} ".format(moves) if moves > 1 else "next " if moves else "") +
+                     "ok " + keys).strip(), top))
+        at = row
+    return out
+
+
+OPEN_EACH = open_each()
 
 
 def open_each_words():

@@ -105,3 +105,14 @@ def test_the_help_of_game_lists_the_names_players_say(command, capsys):
         if (game_names.about(gid) or {}).get("recorded", True):
             assert name in text, (command, name)
     assert "Aqua Brunch strength calculator" not in text  # it keeps no records
+
+
+def test_every_menu_game_says_how_its_first_screen_opens():
+    """The real-CircuitPython lane opens each menu game by its descriptor's ``first_screen``
+    (tests/test_cp_lane.py): ``[keys after the menu row, the class then on top]``."""
+    menu_games, _boards = menu_tables()
+    for gid, _label, _name, _module in menu_games:
+        got = game_names.about(gid).get("first_screen")
+        assert isinstance(got, list) and len(got) == 2, gid
+        keys, top = got
+        assert isinstance(keys, str) and top.isidentifier() and top[:1].isupper(), (gid, got)

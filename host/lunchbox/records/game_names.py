@@ -68,7 +68,7 @@ def name(game_id):
 
 
 def words(text):
-    """Lower-case words of ``text``: "Let's Do Lunch" and "lets_do_lunch" read alike."""
+    """Lower-case words of ``text``: "Race to 21" and "race_to_21" read alike."""
     out = []
     for part in text.lower().replace("'", "").replace("\u2019", "").split():
         word = ""
