@@ -6,13 +6,13 @@ CircuitPython's C modules, and measures at every screen the heap in use + the co
 the largest module the flow still has to import + what the stand-ins leave out.
 tests/test_heap_budget.py fails when any screen leaves less than 24 KB of a Pico's 190 KB.
 
-The menu's own flows are here; a game's are in its folder, beside its descriptor:
-``shared_rules/<game>/flows.json``, ``{"flows": [...]}``, read in the registry's order (so a
-game added brings its flows with it, and no list here changes). A flow, here or there
-(docs/firmware.md, "Heap budget"):
+The flows are data: the menu's own in bench/menu_flows.json, a game's in its folder, beside
+its descriptor: ``shared_rules/<game>/flows.json``, read in the registry's order (so a game
+added brings its flows with it, and no list here changes). Each file is ``{"flows": [...]}``,
+a flow (docs/firmware.md, "Heap budget"):
 
 - ``flow``: a short name (shown in the table);
-- ``about`` (flows.json only, as the comments here): what it walks and why;
+- ``about``: what it walks and why (for the reader; FLOWS leaves it out);
 - ``steps``: a list of ``(screen, keys, top)`` (in JSON a list of three): ``screen`` names
   the moment in the table, ``keys`` are the buttons pressed to get there from the step
   before, in the simulator's key words (``prev next ok back undo``, ``long:NAME`` held 1 s,
@@ -37,44 +37,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MENU_FLOWS = [
-    {
-        "flow": "start",
-        "steps": [("main menu", "", "MainMenu")],
-    },
-    {
-        "flow": "settings",
-        "steps": [
-            ("main menu", "", "MainMenu"),
-            ("settings", "prev ok", "SettingsScreen"),
-            ("brightness", "ok", "NumberPicker"),
-            ("brightness 60%", "prev*4 ok", "SettingsScreen"),
-            ("player names", "next next ok", "PlayersScreen"),
-            ("name editor", "ok", "NameEditor"),
-            # past Hints, Lunch cards, Dim screen, Screen off
-            ("about", "back back next*7 ok", "AboutScreen"),
-        ],
-    },
-]
-LAST_FLOWS = [
-    {
-        # the main menu's First player: how many play, the spin, the seat it stops on
-        "flow": "first player",
-        "steps": [
-            ("main menu", "", "MainMenu"),
-            ("how many play", "next*5 ok", "FirstPlayer"),
-            ("spinning", "next*4 ok wait:100*3", "FirstPlayer"),
-            ("picked", "wait:100*40", "FirstPlayer"),
-        ],
-    },
-]
+MENU = Path(__file__).resolve().parent / "menu_flows.json"  # the menu's own flows
 
 
 def game_folders(root=ROOT):
     """The game folders of shared_rules/, in the registry's order (a scoreboard's row names
     its game's folder: each once)."""
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     from shared_rules.registry import ROWS
 
     out = []
@@ -85,27 +55,34 @@ def game_folders(root=ROOT):
     return out
 
 
-def game_flows(root=ROOT):
-    """Every game's flows from its flows.json (a game without one has none), as FLOWS holds
-    them: steps as tuples, ``about`` left out."""
+def read_flows(path):
+    """The flows of one flows.json as FLOWS holds them: steps as tuples, ``about`` left
+    out; SystemExit naming the file for one that is not a list of flows."""
     out = []
-    for folder in game_folders(root):
-        path = Path(root) / "shared_rules" / folder / "flows.json"
-        if not path.exists():
-            continue
-        try:
-            flows = json.loads(path.read_text())["flows"]
-            for f in flows:
-                flow = {"flow": f["flow"], "steps": [tuple(s) for s in f["steps"]]}
-                for key in ("displays", "known_over"):
-                    if key in f:
-                        flow[key] = tuple(f[key]) if key == "displays" else f[key]
-                if any(len(s) != 3 for s in flow["steps"]):
-                    raise ValueError("a step is not [screen, keys, top]")
-                out.append(flow)
-        except (ValueError, KeyError, TypeError) as e:
-            raise SystemExit("{}: not a list of flows ({})".format(path, e)) from None
+    try:
+        for f in json.loads(Path(path).read_text())["flows"]:
+            flow = {"flow": f["flow"], "steps": [tuple(s) for s in f["steps"]]}
+            if "displays" in f:
+                flow["displays"] = tuple(f["displays"])
+            if "known_over" in f:
+                flow["known_over"] = f["known_over"]
+            if any(len(s) != 3 for s in flow["steps"]):
+                raise ValueError("a step is not [screen, keys, top]")
+            out.append(flow)
+    except (ValueError, KeyError, TypeError) as e:
+        raise SystemExit("{}: not a list of flows ({})".format(path, e)) from None
     return out
 
 
-FLOWS = MENU_FLOWS + game_flows() + LAST_FLOWS
+def game_flows(root=ROOT):
+    """Every game's flows from its flows.json, in the registry's order (a game without one
+    has none)."""
+    out = []
+    for folder in game_folders(root):
+        path = Path(root) / "shared_rules" / folder / "flows.json"
+        if path.exists():
+            out += read_flows(path)
+    return out
+
+
+FLOWS = read_flows(MENU) + game_flows()

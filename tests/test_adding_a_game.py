@@ -27,7 +27,7 @@ LINE = '    ("counter", "shared_rules.counter.game", "CounterGame"),\n'
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 # the checks' lists of games, as the copy's code makes them (copied beside it, unchanged)
 CHECKS = ("tests/playthrough.py", "tests/test_cp_lane.py", "tests/cplane.py",
-          "tests/profiles_under_test.py", "bench/heap_flows.py")
+          "tests/profiles_under_test.py", "bench/heap_flows.py", "bench/menu_flows.json")
 
 
 
