@@ -97,3 +97,69 @@ def test_a_whole_match_to_20_takes_at_most_40_percent_of_the_nvm(simulate, profi
         assert used <= SHARE * size, (n, used)
         assert MSG_FULL not in " ".join(sim.texts())
         sim.close()
+
+
+def _format1(name):
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "data" / "records" / "format1.json"
+    for row in json.loads(path.read_text())["rows"]:
+        if row["name"] == name:
+            return row
+    raise KeyError(name)
+
+
+def test_a_match_saved_in_format_1_resumes_and_plays_on_in_format_2(simulate, profile, apps,
+                                                                     nvm):
+    """A box updated with a match saved by the firmware before record format 2 (game 2 of a
+    match against the computer, its base the 60-byte match state) resumes it: the same game,
+    the same players; the game's record is kept in format 2 with that base, and the next
+    game's record starts from the small match start, the match going on where it was."""
+    from companion.core import records
+    from companion.core.store import Store
+    from shared_rules import games
+    from shared_rules.rng import Rng
+
+    row = _format1("match 7 game 2 phase (2, False, True)")
+    data = bytes.fromhex(row["hex"])
+    old = games.from_bytes(data)
+    assert data[0] == 1 and len(old.base) == 60 and old.game_number() == 2
+    sim = simulate(profile, None, nvm=nvm)
+    Store(sim.nvm).save_game("lets_do_lunch", data)
+    sim.close()
+    sim = simulate(profile, "wait:3000 ok", nvm=nvm)  # "Resume game?": Resume
+    app = apps[-1]
+    screen = app.top
+    assert type(screen).__name__ == "PlayScreen", sim.texts()
+    g = screen.game
+    # the game as saved (and the computer, seat B, may have placed since: it was its turn)
+    assert g.actions()[:3] == row["actions"] and old.current_player() == 1
+    assert g.base == old.base and g.params == (20, 0, 7, 0)
+    assert (screen.setup.computer, screen.setup.level) == (1, 3)  # Hard, seat B, as saved
+    rng = Rng(3)
+    kept = []
+    while len(kept) < 2:
+        p = g.current_player()
+        if g.is_terminal() or (p == games.TABLE and g.ended is not None):
+            screen.keep_record()
+            kept.append(records.open_envelope(3, app.store.records()[-1][2])[2])
+            if g.is_terminal():
+                break
+            g.apply(0)
+        elif p == games.CHANCE:
+            g.apply(rng.weighted(g.chance_outcomes()))
+        else:
+            g.apply(g.legal_actions()[rng.randbelow(len(g.legal_actions()))])
+        screen.save()
+        if len(kept) == 1 and not g.actions():  # the next game, saved at its start
+            saved = app.store.load_game()[1]
+            assert saved[0] == 2 and len(games.parse(saved)[2]) < 25
+    first = games.replay(kept[0])
+    assert kept[0][0] == 2 and first.base == old.base  # the old base, kept as it was
+    assert first.actions()[:len(row["actions"])] == row["actions"]
+    assert first.game_number() == 2 and first.winners()
+    assert len(kept) == 2  # the match went on (to 20 it lasts more than two games here)
+    second = games.replay(kept[1])
+    assert second.game_number() == 3 and len(second.base) < 25
+    assert games.replay(kept[1], 0).match_scores() == first.match_scores()
