@@ -152,8 +152,9 @@ class FramebufferDisplay:
         return plan
 
     def _pass(self, pens, key):
-        """(palette framebuf, key, whether value 0 draws nothing: a blank tile is skipped)"""
-        return (framebuf.FrameBuffer(pens, len(pens), 1, self._fmt), key, pens[0] == key)
+        """(palette framebuf, key, whether value 0 draws nothing: a blank tile is skipped,
+        the pens themselves: a tile cut into boxes is filled with them)"""
+        return (framebuf.FrameBuffer(pens, len(pens), 1, self._fmt), key, pens[0] == key, pens)
 
 
 def _keyed(pens, keep, k):

@@ -260,6 +260,44 @@ def test_mono_black_white_and_transparent_in_one_palette():
     assert [bit(panel, x, 6) for x in range(8)] == [0, 0, 0, 0, 1, 0, 0, 0]
 
 
+def test_tiles_filled_as_boxes_draw_as_blitted_ones():
+    """A tile of few boxes of one value is filled box by box (displayio.Bitmap._tile): the
+    same picture as a blit, transparent values included, on both panel formats."""
+    sheet = displayio.Bitmap(64, 8, 3)  # two 32x8 tiles
+    bitmaptools.fill_region(sheet, 0, 0, 32, 8, 1)  # tile 0: 1 with a 2 band and a 0 hole
+    bitmaptools.fill_region(sheet, 0, 2, 32, 4, 2)
+    bitmaptools.fill_region(sheet, 10, 5, 20, 7, 0)
+    for x in range(32, 64):  # tile 1: a checkerboard (too many boxes: blitted)
+        for y in range(8):
+            sheet[x, y] = (x + y) % 3
+    for fmt in ("P8", "MONO"):
+        panel = Panel(80, 8, fmt)
+        drv = FramebufferDisplay(panel)
+        p = displayio.Palette(3)
+        p[1] = WHITE
+        p[2] = 0x000000 if fmt == "MONO" else RED
+        p.make_transparent(0)
+        root = displayio.Group()
+        root.append(rect(GREEN if fmt == "P8" else WHITE, 80, 8))
+        grid = displayio.TileGrid(sheet, pixel_shader=p, width=2, tile_width=32,
+                                  tile_height=8, x=3)
+        grid[1] = 1
+        root.append(grid)
+        drv.root_group = root
+        drv.refresh()
+        src = sheet._tiles(32, 8, 1)
+        assert type(src[0]) is tuple and type(src[1]) is not tuple
+        under = GREEN if fmt == "P8" else 1
+        for y in range(8):
+            for x in range(80):
+                v = sheet[x - 3, y] if 3 <= x < 67 else 0
+                if fmt == "P8":
+                    want = (under, WHITE, RED)[v]
+                    assert rgb(panel, x, y) == want, (x, y)
+                else:
+                    assert bit(panel, x, y) == (1, 1, 0)[v], (x, y)
+
+
 def test_brightness_goes_to_the_panel_or_raises_attribute_error():
     panel, drv = colour_display()
     raises(AttributeError, "this panel cannot dim", setattr, drv, "brightness", 0.5)
