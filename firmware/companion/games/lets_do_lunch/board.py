@@ -136,9 +136,9 @@ class BoardWidget:
             elif back:  # the lit column's grid lines are dark
                 fill(b, x0, 0, x0 + s, 1, _BG)
                 fill(b, x0, 0, x0 + 1, s, _BG)
-            if bg == RIVER:
-                for y in range(2, s, 2):
-                    for x in range((4 - y % 4) % 4, s, 4):
+            if bg == RIVER:  # a sparse dot pattern: every fourth pixel of every fourth row
+                for y in range(2, s, 4):
+                    for x in range((y + 2) % 8 // 2, s, 4):
                         if x:
                             b[x0 + x, y] = _RIVER
         else:
