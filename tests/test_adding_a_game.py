@@ -346,3 +346,32 @@ def test_the_doc_explains_every_descriptor_field():
     files.append(GAME / "shared_rules/counter/about.json")
     fields = sorted({k for f in files for row in json.loads(f.read_text())["rows"] for k in row})
     assert [k for k in fields if "| `{}` |".format(k) not in doc] == []
+
+
+# how a game's modules are imported, on CPython and on MicroPython (the WebAssembly port)
+IMPORTS = """
+from shared_rules import games
+from shared_rules.lets_do_lunch import match
+from shared_rules.lets_do_lunch.match import Match
+import shared_rules
+print('new paths', games.new(games.IDS[0]).game_id == games.IDS[0], Match is match.Match)
+print('no attribute', hasattr(shared_rules, 'lets_do_lunch_match'))
+try:
+    from shared_rules import lets_do_lunch_match
+    print('old name imports', lets_do_lunch_match)
+except ImportError:
+    print('old name gone')
+"""
+
+
+def test_a_games_modules_by_their_paths_only():
+    """Both forms of a module's path work, the names from before the games had folders are
+    gone (docs/adding-a-game.md), alike on CPython and MicroPython."""
+    import mplane
+
+    want = ["new paths True True", "no attribute False", "old name gone"]
+    here = subprocess.run([sys.executable, "-c", IMPORTS], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert here.stdout.split("\n")[:3] == want, here.stdout + here.stderr
+    there = mplane.run(libs=(REPO / "shared_rules",), code=IMPORTS, timeout=120)
+    assert [line for line in there.output.splitlines() if line in want] == want, there.output
