@@ -193,3 +193,19 @@ def test_the_battery_warning_breaks_between_its_words(profile, simulate):
     sim = simulate(profile, "wait:3000", battery=5)
     t = sim.texts()
     assert "Battery low:" in t and "charge it soon" in t, t
+
+
+def test_a_toast_hides_only_what_it_would_cut(profile, simulate, apps):
+    """ui.Toast.cover hides the screen's labels the toast's top edge would cut in two, and
+    no others: at first boot (its toast up) every menu row above the toast is on the screen,
+    and every row it hides crosses its top edge."""
+    sim = simulate(profile, "wait:500")
+    toast = apps[-1].toast
+    assert toast.visible and "No saved data -" in sim.texts()
+    menu = apps[-1].top.menu
+    shown = set(sim.texts())
+    above = [lab.text for lab in menu.labels if lab.text and lab.y + lab.bounding_box[3] *
+             lab.scale <= toast.y]
+    assert above and all(t in shown for t in above), (above, shown)
+    for lab in toast.cut:
+        assert lab.y < toast.y < lab.y + lab.bounding_box[3] * lab.scale, lab.text

@@ -300,10 +300,11 @@ class Toast:
         self.parts = []
         self.lines = 2
         y = d.height - (self.lines * d.char_h + 2 * d.pad + 4)
-        # a list row whose text the box's top edge would cut is taken whole (the OLED's rows)
+        # a list row whose text the box's top edge would cut is taken whole (the OLED's rows;
+        # its frame on the row's first pixel row, which the row above does not reach)
         t = d.title_h + (y - d.title_h) // d.row_h * d.row_h + (d.row_h - d.char_h) // 2
         if t < y < t + d.char_h:
-            y = t - 1
+            y = t
         self.y = y
         self.h = d.height - y
         self.cut = []  # the screen's labels hidden while the toast is up (cover())
