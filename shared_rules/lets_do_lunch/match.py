@@ -6,7 +6,8 @@
 rules.py for the action codes); placements are ``10*column + row``. Screens, saves, records
 and undo go through the protocol class (game.py, via
 ``games.new("lets_do_lunch", target, strict)``): each game of a match is a record whose base is
-this 60-byte state, and undo replays the record's actions from it.
+the match as that game starts (start.py; this 60-byte state in records written before record
+format 2), and undo replays the record's actions from it.
 
 A game ends when a player has placed all twelve cannibals; the winner scores the cannibals left
 in the loser's hand, the loser the same negative, and the next game starts with a new starting
