@@ -55,6 +55,10 @@ class EmulatedBoard:
         self.pts = None
         self.sent = 0  # bytes the host sent the board since start()
         self.cut_after = None  # cut the cable once the host has sent this many bytes
+        self.cut_pattern = None  # (bytes, n): cut n bytes after the host sends these bytes
+        self._seen = b""
+        self.recorded = None  # a bytearray: everything the host sends is kept in it
+        self.heard = bytearray()  # everything the board sent since start()
         self.bootloader = None  # the bootloader drive's folder while it shows one
         self._threads = []
         self._stopping = False
@@ -78,6 +82,7 @@ class EmulatedBoard:
             args += ["--uf2", str(uf2)]
         env = dict(os.environ, NODE_PATH=str(ROOT / "node_modules"))
         self.sent = 0
+        self.heard = bytearray()
         self._stopping = False
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
@@ -116,6 +121,7 @@ class EmulatedBoard:
             data = out.read1(4096)
             if not data or self._stopping:
                 return
+            self.heard += data
             while data:
                 try:
                     n = os.write(master, data)
@@ -145,6 +151,14 @@ class EmulatedBoard:
                 continue
             except OSError:
                 return
+            if self.cut_pattern is not None:
+                pattern, extra = self.cut_pattern
+                window = self._seen + data
+                at = window.find(pattern)
+                if at >= 0:
+                    self.cut_pattern = None
+                    self.cut_after = self.sent - len(self._seen) + at + len(pattern) + extra
+                self._seen = window[-len(pattern):]
             if self.cut_after is not None and self.sent + len(data) >= self.cut_after:
                 data = data[:max(0, self.cut_after - self.sent)]
                 self._send(data)
@@ -155,11 +169,25 @@ class EmulatedBoard:
 
     def _send(self, data):
         self.sent += len(data)
+        if self.recorded is not None:
+            self.recorded += data
         try:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
         except (OSError, ValueError):
             pass
+
+    def wait_heard(self, text, count=1, timeout=30.0):
+        """Wait until the board has sent ``text`` ``count`` times since start(); how many."""
+        end = time.monotonic() + timeout
+        while self.heard.count(text) < count and time.monotonic() < end:
+            time.sleep(0.1)
+        return self.heard.count(text)
+
+    def cut_at(self, pattern, extra=0):
+        """Pull the cable ``extra`` bytes after the host next sends ``pattern``."""
+        self._seen = b""
+        self.cut_pattern = (pattern, extra)
 
     def running(self):
         return self.proc is not None and self.proc.poll() is None

@@ -77,7 +77,7 @@ def _ports(report, comports):
         report.see("serial ports: cannot list ({})".format(e))
         return []
     if not found:
-        report.see("serial ports: no CircuitPython board")
+        report.see("serial ports: no CircuitPython or MicroPython board")
         return found
     report.see("serial ports:")
     for p in found:
@@ -293,10 +293,20 @@ def _circuitpy(report, drive, profile_name, root):
 
 
 def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROOT,
-             drive=None):
-    """The Report. ``drive`` names a volume to look at instead of searching the mounts."""
+             drive=None, port=None, open_board=None):
+    """The Report. ``drive`` names a volume to look at instead of searching the mounts;
+    ``port`` a MicroPython board's serial port (looked at alone)."""
+    from . import mpdoctor
+
     report = Report("lunchbox sync" + (" --drive " + os.path.abspath(drive) if drive else ""))
-    found_ports = _ports(report, comports)
+    if port:
+        mpdoctor.look(report, port, profile_name, root, open_board)
+        return report
+    listed = _ports(report, comports)
+    found_ports = ports.circuitpython_ports(listed)
+    mps = [p.device for p in ports.micropython_ports(listed)]
+    for device in mps:
+        mpdoctor.look(report, device, profile_name, root, open_board)
     named = [drives.Drive(os.path.abspath(drive))] if drive else None
     if named and not os.path.isdir(drive):
         report.problem("--drive {}: no such folder".format(drive),
@@ -316,10 +326,13 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
             chip = None
         report.see("bootloader drive: {} ({})".format(d.describe(), chip or "not an RP2"))
     if boots:
-        report.problem("a board is in its UF2 bootloader, not running CircuitPython",
+        from .mpdoctor import flash_fix
+
+        report.problem("a board is in its UF2 bootloader, not running CircuitPython or "
+                       "MicroPython",
                        "install CircuitPython: {} (or, if it is installed already, unplug "
-                       "and replug the board without holding BOOTSEL)".format(
-                           _flash_fix(chip=chip)))
+                       "and replug the board without holding BOOTSEL); for a MicroPython "
+                       "profile: {}".format(_flash_fix(chip=chip), flash_fix()))
     for d in cps:
         _circuitpy(report, d, profile_name, root)
     if cps and named is None and not found_ports:
@@ -340,6 +353,8 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
             report.problem("a CircuitPython board is attached but its CIRCUITPY drive is not "
                            "mounted", "mount it (or check boot.py does not disable the USB "
                            "drive), or pass --drive PATH to sync")
+        elif mps:
+            pass  # a MicroPython board has no drive: its REPL said it all
         else:
             report.problem("no board found", "plug the Pico in with a data (not charge-only) "
                            "USB cable; a bare Pico: hold BOOTSEL while plugging it in, then "
@@ -350,11 +365,14 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
 def register(parser):
     parser.add_argument("--profile", metavar="NAME",
                         help="the hardware profile you mean to use (default: the device's)")
-    parser.add_argument("--drive", metavar="PATH", help="look at this drive instead of "
-                        "searching for CIRCUITPY and the bootloader")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--drive", metavar="PATH", help="look at this drive instead of "
+                       "searching for CIRCUITPY and the bootloader")
+    where.add_argument("--port", metavar="PORT", help="look at the MicroPython board on this "
+                       "serial port (default: every one found by its USB ids)")
 
 
 def run(args):
-    report = diagnose(profile_name=args.profile, drive=args.drive)
+    report = diagnose(profile_name=args.profile, drive=args.drive, port=args.port)
     sys.stdout.write(report.render() + "\n")
     return 1 if report.problems else 0

@@ -160,6 +160,18 @@ def port_error(device, e):
     return BoardError("cannot open {}: {}".format(device, text), hint=HUNG_UP)
 
 
+def why_not_open(device):
+    """pyserial's own error for a port that will not open (mpremote's says only "failed to
+    access"), or None when it opens now."""
+    import serial
+
+    try:
+        serial.Serial(device, exclusive=True).close()
+    except (serial.SerialException, OSError, ValueError) as e:
+        return e
+    return None
+
+
 class Board:
     """One MicroPython board on ``device``, through mpremote. Use as a context manager:
     ``with Board(port) as b: b.stop_app(); ...`` (the port is closed at the end; the app is
@@ -185,7 +197,7 @@ class Board:
         try:
             self.t = SerialTransport(self.device, baudrate=115200)
         except _transport_errors() as e:
-            raise port_error(self.device, e) from None
+            raise port_error(self.device, why_not_open(self.device) or e) from None
         # poll rather than block on a read, so every wait has its timeout (mpremote blocks
         # on a /dev/pts device, for QEMU's sake)
         self.t.is_pty = False
@@ -205,8 +217,8 @@ class Board:
                 self.start_app()
             elif self.t.in_raw_repl:
                 self.t.exit_raw_repl()
-        except LunchboxError:
-            pass
+        except (LunchboxError,) + _transport_errors():
+            pass  # the board has gone: what went wrong is already being reported
         finally:
             try:
                 self.t.close()

@@ -368,7 +368,7 @@ def _runtime_of(pid):
 
 
 def run_sync(port=None, profile_name=None, dry_run=False, py=False, comports=None, out=None,
-             err=None, open_board=None, extra=None):
+             err=None, open_board=None, extra=None, root=None):
     """`lunchbox sync` for a MicroPython board."""
     from ..hardware import profiles
 
@@ -388,5 +388,5 @@ def run_sync(port=None, profile_name=None, dry_run=False, py=False, comports=Non
             board.stop_app()
         profile = profiles.load_profile(profile_name) if profile_name else choose_profile(
             None, board.manifest())
-        return sync_board(board, profile, out=out, err=err, dry_run=dry_run, py=py,
-                          extra=extra)
+        return sync_board(board, profile, root=root, out=out, err=err, dry_run=dry_run,
+                          py=py, extra=extra)
