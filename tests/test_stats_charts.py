@@ -303,6 +303,12 @@ def test_every_descriptors_statistics_are_kinds_the_host_knows():
     ({"kind": "dice", "module": "nothere", "actions": [111, 333]},
      "its dice statistic names shared_rules.lets_do_lunch.nothere"),
     ("dice", "no statistic of kind None here"),
+    ({"kind": "rate_by", "by": "level", "title": "T", "values": [0, "1"]},
+     "its rate_by statistic's values are not all whole numbers"),
+    ({"kind": "dice", "module": "fair", "actions": [111]}, "its dice statistic's actions are"),
+    ({"kind": "dice", "module": "fair", "actions": [11, 333]}, "its dice statistic's actions are"),
+    ({"kind": "dice", "module": "fair", "actions": [101, 333]},
+     "its dice statistic's actions are"),
 ])
 def test_a_wrong_declaration_is_one_message_naming_its_file(rows, monkeypatch, tmp_path, bad,
                                                             said):

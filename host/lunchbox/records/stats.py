@@ -88,7 +88,24 @@ def declared(game_id):
         unknown = sorted(set(stat) - set(KINDS[kind]) - {"kind"})
         if unknown:
             raise _bad(game_id, "its {} statistic has no field {!r}".format(kind, unknown[0]))
+        if not all(_whole(v) for v in stat.get("values") or ()):
+            raise _bad(game_id, "its rate_by statistic's values are not all whole numbers")
+        if kind == "dice" and not _rolls(stat["actions"]):
+            raise _bad(game_id, "its dice statistic's actions are not [low, high], each a "
+                                "roll's dice as digits 1-9 (111, 333)")
     return out
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _rolls(actions):
+    """True for ``[low, high]``: as many digits each, 1-9, low first (111, 333)."""
+    if len(actions) != 2 or not all(_whole(a) and a > 0 for a in actions):
+        return False
+    low, high = str(actions[0]), str(actions[1])
+    return len(low) == len(high) and "0" not in low + high and low <= high
 
 
 def each_declared(rows):
