@@ -7,7 +7,12 @@ Python stack, real displayio, the .mpy files CircuitPython's own mpy-cross makes
     run = cplane.run("pico-display-pack", ["next", "ok", "shot:menu"], hold=24576)
     run.crashes, run.passes (heap and time after each handled event), run.menu_s
 
-tests/cp/README.md says where each file of tests/cp comes from and its licence.
+A profile with runtime = "micropython" boots the real MicroPython instead (the plain build
+or Pimoroni's, tests/mp/), from a littlefs image of the file set a MicroPython board gets
+(tests/mplane_board.py), through the same driver: the same words, trace, shots and Run.
+
+tests/cp/README.md says where each file of tests/cp comes from and its licence; tests/mp's
+README the same for the MicroPython images.
 """
 
 import hashlib
@@ -49,19 +54,29 @@ _LBX = re.compile(r"LBX (\d+) (\S+) free=(\d+) pre=(\d+) ms=(-?\d+)")
 _FIRST = re.compile(r" first=(\d+)")
 
 
-def available():
-    """Why the lane cannot run here, or None."""
+def available(profile_name=None):
+    """Why the lane cannot run here (for that profile's runtime), or None."""
     if not (NODE_MODULES / "rp2040js").is_dir():
         return "rp2040js is not installed (npm ci)"
-    if not UF2.is_file():
-        return "{} is missing".format(UF2)
+    uf2 = UF2
+    if profile_name is not None and _micropython(profiles.load_profile(profile_name)):
+        import mplane_board
+
+        uf2 = mplane_board.uf2_for(profiles.load_profile(profile_name))
+    if not uf2.is_file():
+        return "{} is missing".format(uf2)
     return None
 
 
+def _micropython(profile):
+    return profiles.runtime(profile) == profiles.MICROPYTHON
+
+
 def _pins(profile):
+    # every button, so each idles high as its pull-up holds it on the board (the emulator
+    # reads an undriven input low: the OLED build's fifth button, undo, read held down)
     buttons = ",".join("{}={}".format(role, int(pin[2:]))
-                       for role, pin, _label in profiles.button_roles(profile)
-                       if role in ("prev", "next", "ok", "back"))
+                       for role, pin, _label in profiles.button_roles(profile))
     d = profile["display"]
     pins = d.get("pins", {})
     if d["driver"] == "st7789":
@@ -226,24 +241,41 @@ def expand(words):
     return out
 
 
-def run(profile_name, words, mpy=True, hold=0, out=None, timeout=900, extra=None, files=None):
+def run(profile_name, words, mpy=True, hold=0, out=None, timeout=900, extra=None, files=None,
+        bare=False, app=True, usb_idle=True):
     """Boot the board with the drive for ``profile_name`` and play ``words`` (tests/cp/lane.js
-    key words); ``files``: drive files put over the synced ones. Returns a Run."""
-    why = available()
+    key words); ``files``: drive files put over the synced ones. Returns a Run. The profile's
+    runtime picks the interpreter: CircuitPython 9.2.2 on a FAT drive, or MicroPython on its
+    littlefs (``bare``: only ``files`` and settings.toml there, no firmware: a test's own
+    main.py). ``app=False``: no app is waited for (the REPL, driven with type:/expect:);
+    ``usb_idle=False``: the bare emulator's USB polling (lane.js --usb-idle 0)."""
+    why = available(profile_name)
     if why:
-        raise RuntimeError("the real-CircuitPython lane cannot run: " + why)
-    profile, image, _files = image_for(profile_name, mpy=mpy, hold=hold, extra=extra,
-                                       files=files)
+        raise RuntimeError("the board lane cannot run: " + why)
+    runtime = ["--runtime", "circuitpython"]
+    if _micropython(profiles.load_profile(profile_name)):
+        import mplane_board
+
+        profile, image, _files = mplane_board.image_for(
+            profile_name, cache_dir(), mpy=mpy, hold=hold, extra=extra, files=files, bare=bare)
+        uf2 = mplane_board.uf2_for(profile)
+        runtime = ["--runtime", "micropython"]
+    else:
+        profile, image, _files = image_for(profile_name, mpy=mpy, hold=hold, extra=extra,
+                                           files=files)
+        uf2 = UF2
     buttons, display = _pins(profile)
     out = Path(out) if out else cache_dir() / "shots"
     out.mkdir(parents=True, exist_ok=True)
     script = out / "keys-{}.json".format(os.getpid())
     script.write_text(json.dumps(expand(words)))
     env = dict(os.environ, NODE_PATH=str(NODE_MODULES))
-    cmd = ["node", str(DRIVER), "--uf2", str(UF2), "--bootrom", str(BOOTROM),
+    cmd = ["node", str(DRIVER), "--uf2", str(uf2), "--bootrom", str(BOOTROM),
            "--fs", str(image), "--script", str(script), "--buttons", buttons,
-           "--display", display, "--out", str(out), "--timeout", str(timeout)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout + 60)
+           "--display", display, "--out", str(out), "--timeout", str(timeout),
+           "--app", "1" if app else "0", "--usb-idle", "1" if usb_idle else "0"] + runtime
+    proc = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                          env=env, timeout=timeout + 60)
     events = []
     for line in proc.stdout.splitlines():
         try:

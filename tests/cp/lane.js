@@ -1,12 +1,18 @@
-// The real-CircuitPython lane's driver: boots Adafruit's CircuitPython UF2 for the Pico in
-// rp2040js (headless), lets code.py start the Lunchbox app as on a board, presses its buttons
-// on the GPIOs, power-cycles it (a new chip with the same flash, so nvm and CIRCUITPY survive
-// and the heap starts empty), and reads the pixels the display controller was sent.
-// Grown from ../shared/circuitpython/cpdrive.js (CircuitPython's own REPL driving).
+// The board lanes' driver: boots a real Pico UF2 in rp2040js (headless) — Adafruit's
+// CircuitPython (code.py starts the Lunchbox app, from the CIRCUITPY drive) or MicroPython
+// (main.py starts it, from the littlefs file system) — presses its buttons on the GPIOs,
+// power-cycles it (a new chip with the same flash, so nvm, the drive and the file system
+// survive and the heap starts empty), and reads the pixels the display controller was sent.
+// Grown from CircuitPython's own REPL driver (cpdrive.js beside it).
 //
-// usage: node lane.js --uf2 FILE.uf2 --bootrom bootrom.js --fs fat.img --script keys.json
+// usage: node lane.js --uf2 FILE.uf2 --bootrom bootrom.js --fs fs.img --script keys.json
+//                     [--runtime circuitpython | micropython] [--fs-at OFFSET]
 //                     [--buttons prev=12,next=13,ok=14,back=15] [--display st7789:dc=16,cs=17
-//                     | ssd1306:addr=0x3c] [--out DIR] [--timeout S] [--app 0]
+//                     | ssd1306:addr=0x3c] [--out DIR] [--timeout S] [--app 0] [--usb-idle 0]
+//
+// The file system image goes into the flash at --fs-at (bytes from the flash's start): by
+// default where the runtime keeps it on a 2 MB Pico, CircuitPython's FAT drive at 1 MB,
+// MicroPython's littlefs at the flash's end (the image is as long as MicroPython's area).
 //
 // keys.json: a list of words: prev next ok back, long:NAME (held 1 s), undo (= long:back),
 // wait:MS (emulated), reset (a power cut: the chip starts again on the same flash),
@@ -23,21 +29,28 @@
 // {"t":"mark",...}, {"t":"done","shows":b,"faults":[...]} or {"t":"error","why":...}; a shot
 // and the end say whether the panel shows its frame (awake, display on) and what was sent
 // sooner than the panel's datasheet allows (faults). "emu" is the emulated clock
-// since the chip's last power-on, in seconds (125 MHz nominal cycles).
+// since the chip's last power-on, in seconds (cycles at its system clock: 125 MHz).
 //
 // The gaps of the bare emulator closed here: SPI bytes take their time on the wire (8 bits at
 // the programmed SCK rate), so a DMA-fed transfer completes and displayio's refresh() returns;
 // an SSD1306 answers on I2C; a power cut keeps the flash; the flash's chip select is pulled up,
-// so BOOTSEL reads released (CircuitPython 10 reads it at start-up). Not modelled: flash XIP
-// cache misses (the emulator reads flash at RAM speed), bus contention, the panel's own timing.
+// so BOOTSEL reads released (CircuitPython 10 reads it at start-up); the USB host sends an OUT
+// packet only when it has bytes to send, as a real one (the bare emulator answered every armed
+// OUT endpoint at once with an empty packet: ~33,000 needless USB interrupts an emulated
+// second, which slowed the emulated CPU ~3x on Python-heavy work; --usb-idle 0 brings that
+// back, for comparing figures); emulated time follows the chip's system clock when the
+// firmware changes it. Not modelled: flash XIP cache misses (the emulator reads flash at RAM
+// speed), bus contention, the panel's own timing.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { Simulator, ConsoleLogger, LogLevel, USBCDC } = require('rp2040js');
 const { decodeBlock } = require('uf2');
+const { StringDecoder } = require('string_decoder');
 
 const opts = { buttons: 'prev=12,next=13,ok=14,back=15', display: 'st7789:dc=16,cs=17',
-  out: '.', timeout: 900, pressMs: 50, longMs: 1000, settleMs: 20, idleS: 3, app: 1 };
+  out: '.', timeout: 900, pressMs: 50, longMs: 1000, settleMs: 20, idleS: 3, app: 1,
+  runtime: 'circuitpython', fsAt: null, usbIdle: 1 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const k = argv[i].replace(/^--/, '');
@@ -52,10 +65,17 @@ for (let i = 0; i < argv.length; i++) {
   else if (k === 'timeout') opts.timeout = Number(v);
   else if (k === 'idle') opts.idleS = Number(v);
   else if (k === 'app') opts.app = Number(v);
+  else if (k === 'runtime') opts.runtime = v;
+  else if (k === 'fs-at') opts.fsAt = Number(v);
+  else if (k === 'usb-idle') opts.usbIdle = Number(v);
   else { process.stderr.write(`lane.js: unknown option ${argv[i - 1]}\n`); process.exit(64); }
 }
 if (!opts.uf2 || !opts.bootrom || !opts.fs || !opts.script) {
   process.stderr.write('usage: node lane.js --uf2 F --bootrom B --fs IMG --script KEYS.json\n');
+  process.exit(64);
+}
+if (!['circuitpython', 'micropython'].includes(opts.runtime)) {
+  process.stderr.write(`lane.js: --runtime ${opts.runtime}: circuitpython or micropython\n`);
   process.exit(64);
 }
 const emit = (o) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -74,8 +94,10 @@ for (const kv of (dispArgs || '').split(',').filter((s) => s)) {
   disp[k] = Number(v);
 }
 
-// the flash as it first is: the UF2's blocks and the CIRCUITPY image; later boots reuse the
-// flash the last chip left (its nvm and drive writes)
+const PICO_FLASH = 2 * 1024 * 1024;
+
+// the flash as it first is: the UF2's blocks and the file system image; later boots reuse the
+// flash the last chip left (its nvm and file writes)
 function firstFlash() {
   const sim = new Simulator();
   const flash = new Uint8Array(sim.rp2040.flash.length).fill(0xff);
@@ -86,7 +108,16 @@ function firstFlash() {
     flash.set(payload, flashAddress - 0x10000000);
   }
   fs.closeSync(f);
-  flash.set(fs.readFileSync(opts.fs), 0x100000);
+  const image = fs.readFileSync(opts.fs);
+  // CircuitPython 9/10 on a 2 MB Pico: CIRCUITPY from 1 MB; MicroPython: its littlefs area
+  // ends with the Pico's 2 MB flash (rp2's MICROPY_HW_FLASH_STORAGE_BASE; rp2040js gives
+  // every chip 16 MB, of which the firmware sees what its build says)
+  const at = opts.fsAt != null ? opts.fsAt
+    : opts.runtime === 'micropython' ? PICO_FLASH - image.length : 0x100000;
+  if (at < 0 || at + image.length > PICO_FLASH) {
+    throw new Error(`the file system image (${image.length} B at ${at}) is not in the flash`);
+  }
+  flash.set(image, at);
   return flash;
 }
 
@@ -332,8 +363,10 @@ function powerOn(flash) {
 
   const cdc = new USBCDC(mcu.usbCtrl);
   c.cdc = cdc;
+  // the console is UTF-8 both ways, as a terminal's (a character may span two packets)
+  const utf8 = new StringDecoder('utf8');
   cdc.onSerialData = (value) => {
-    const s = Buffer.from(value).toString('latin1');
+    const s = utf8.write(Buffer.from(value));
     c.rx += s;
     c.typed += s;
     c.line += s;
@@ -341,7 +374,8 @@ function powerOn(flash) {
     while ((i = c.line.indexOf('\n')) >= 0) {
       const text = c.line.slice(0, i).replace(/\r$/, '');
       c.line = c.line.slice(i + 1);
-      if (text.startsWith('soft reboot')) c.reboots++;
+      // CircuitPython says "soft reboot", MicroPython "MPY: soft reboot"
+      if (text.includes('soft reboot')) c.reboots++;
       const m = /LBX (\d+) /.exec(text);
       if (m) { c.handled = Number(m[1]); c.lbx++; c.lastLbxEmu = c.emu(); }
       // an LBX line also says when the panel last took a pixel: the end of that pass's
@@ -364,9 +398,32 @@ function powerOn(flash) {
     }
   };
   cdc.onDeviceConnected = () => { c.connected = true; };
+  // what is typed waits here until the device asks for it; a host sends an OUT packet only
+  // when it has something to send (rp2040js's USBCDC answers every armed OUT endpoint with
+  // an empty packet 10 us later: a storm of USB interrupts no real host causes)
+  c.outQ = [];
+  c.pendingRead = null;
+  const feed = (endpoint, size) => {
+    const b = new Uint8Array(Math.min(size, c.outQ.length));
+    for (let i = 0; i < b.length; i++) b[i] = c.outQ.shift();
+    mcu.usbCtrl.endpointReadDone(endpoint, b);
+  };
+  const cdcRead = mcu.usbCtrl.onEndpointRead;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) cdcRead(endpoint, size);
+    else if (c.outQ.length || !opts.usbIdle) feed(endpoint, size);
+    else c.pendingRead = { endpoint, size };
+  };
+  c.send = (byte) => {
+    c.outQ.push(byte);
+    if (c.pendingRead) {
+      const q = c.pendingRead;
+      c.pendingRead = null;
+      feed(q.endpoint, q.size);
+    }
+  };
   mcu.core.PC = 0x10000000;
   const flashOps = flashFunctions(mcu);
-  const cycleNanos = 1e9 / 125000000;
   const slice = () => {
     if (c.stopped) return;
     const { clock } = sim;
@@ -375,12 +432,16 @@ function powerOn(flash) {
       for (let i = 0; i < 20000; i++) {
         if (mcu.core.waiting) {
           const dt = clock.nanosToNextAlarm;
-          if (dt <= 0) break;
+          // asleep with nothing scheduled (MicroPython waits for an interrupt with no tick,
+          // CircuitPython always has one): time still passes, a millisecond a slice, so what
+          // the driver does at an emulated time (a press, a wait) comes
+          if (dt <= 0) { clock.tick(1e6); break; }
           clock.tick(dt);
         } else {
           const pc = mcu.core.registers[15];
           if (pc === flashOps.erase || pc === flashOps.program) flashOps.run(pc);
-          clock.tick(mcu.core.executeInstruction() * cycleNanos);
+          // the cycle's length at the system clock the firmware set (125 MHz at reset)
+          clock.tick(mcu.core.executeInstruction() * (1e9 / mcu.clkSys));
         }
       }
       if (Date.now() - t0 > 20 || (mcu.core.waiting && clock.nanosToNextAlarm <= 0)) break;
@@ -494,7 +555,7 @@ async function waitForApp(limitS) {
 // the REPL: what is typed goes to the console's OUT endpoint, Enter as CR
 function type(text) {
   chip.typed = '';
-  for (const ch of Buffer.from(text.replace(/\n/g, '\r'), 'latin1')) chip.cdc.sendSerialByte(ch);
+  for (const ch of Buffer.from(text.replace(/\n/g, '\r'), 'utf8')) chip.send(ch);
 }
 async function expect(text, limitS) {
   const t0 = Date.now();
