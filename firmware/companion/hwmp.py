@@ -137,10 +137,12 @@ def _ssd1306(cfg):
     # the RP2040's I2C block for these pins: SDA on GP0, 4, 8... is I2C0; GP2, 6, 10... I2C1
     i2c = machine.I2C((sda // 2) % 2, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=400000)
     addr = cfg["address"]
-    if addr not in i2c.scan():
+    try:  # the set-up's first command (display off) asks whether anything answers there
+        i2c.writeto(addr, b"\x80\xae")
+    except OSError:  # ENODEV / ETIMEDOUT: no ACK (a scan would probe every other address)
         raise ValueError("display: no OLED answers at address 0x{:02x} on SDA {} / SCL {} - "
                          "check the wiring and LUNCHBOX_DISPLAY_ADDRESS".format(
-                             addr, p["sda"], p["scl"]))
+                             addr, p["sda"], p["scl"])) from None
     cmds, w, h, colstart = ssd1306_commands(cfg["width"], cfg["height"], cfg["rotation"])
     if cfg["rotation"] == 180:
         cmds = turned(cmds)
