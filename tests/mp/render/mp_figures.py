@@ -42,6 +42,7 @@ def times(n=40):
             _panel, d = mp_shots.display(kind, w, h)
             scenes.build(name, d)
             drv = d.driver
+            drv.refresh()  # (a scene without an app has not drawn yet)
             gc.collect()
             t0 = time.ticks_ms()
             for _ in range(n):

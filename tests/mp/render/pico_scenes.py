@@ -1,13 +1,15 @@
 """Print how long each scene of scenes.py takes to draw on an emulated Pico.
 
-    .venv/bin/python tests/mp/render/pico_scenes.py [SCENE ...]
+    .venv/bin/python tests/mp/render/pico_scenes.py [--pimoroni] [SCENE ...]
 
-Plain MicroPython 1.24.1 in rp2040js (tests/mpboard.py), the firmware (companion/,
-shared_rules/) and firmware/mplib as .mpy on its littlefs (built as tests/mplane_board.py
-builds the lane's), each scene in a fresh VM (mpremote exec: a soft reset first), drawn by
-fbdisplay on an in-memory panel: the draw alone (the send is the panel's: ~14 ms for the
-Display Pack's SPI). warm: the glyphs and pens it made kept (every refresh but a screen's
-first); cold: all made again.
+Plain MicroPython 1.24.1 (or Pimoroni's 1.23: more heap free) in rp2040js (tests/mpboard.py),
+the firmware (companion/, shared_rules/) and firmware/mplib as .mpy on its littlefs (built
+as tests/mplane_board.py builds the lane's), each scene in a fresh VM (mpremote exec: a soft
+reset first), drawn by fbdisplay on an in-memory panel: the draw alone (the send is the
+panel's: ~14 ms for the Display Pack's SPI). warm: the glyphs and pens it made kept (every
+refresh but a screen's first); cold: all made again (as after a start). The scenes open a
+game over the menu in one VM, as a board does not (it starts a game in a fresh VM): a game
+can run out of heap here where it fits on the board.
 """
 
 import subprocess
@@ -34,6 +36,7 @@ kind, w, h = {kind!r}, {w}, {h}
 panel, d = mp_shots.display(kind, w, h)
 keep = scenes.build({name!r}, d)
 drv = d.driver
+drv.refresh()  # (a scene without an app has not drawn yet)
 gc.collect()
 t = time.ticks_us()
 for _ in range(3):
@@ -75,15 +78,16 @@ def files(tmp):
 
 
 def main(argv):
-    names = argv or list(scenes.SCENES)
+    uf2 = mpboard.PIMORONI_UF2 if "--pimoroni" in argv else mpboard.PLAIN_UF2
+    names = [a for a in argv if not a.startswith("--")] or list(scenes.SCENES)
     with tempfile.TemporaryDirectory() as tmp:
         image = mplane_board.littlefs_image(files(tmp), Path(tmp) / "lfs.img").read_bytes()
         flash = bytearray(b"\xff" * FLASH)
         flash[LFS_AT:LFS_AT + len(image)] = image
         (Path(tmp) / "flash.bin").write_bytes(bytes(flash))
-        board = mpboard.EmulatedBoard(Path(tmp) / "flash.bin").start(uf2=mpboard.PLAIN_UF2)
+        board = mpboard.EmulatedBoard(Path(tmp) / "flash.bin").start(uf2=uf2)
         try:
-            print("draw on the emulated Pico (MicroPython 1.24.1), ms    warm   cold   free")
+            print("draw on the emulated Pico ({}), ms    warm   cold   free".format(uf2.name))
             for kind, w, h in scenes.DISPLAYS:
                 for name in names:
                     code = SCRIPT.format(kind=kind, w=w, h=h, name=name)
