@@ -157,8 +157,14 @@ class Bitmap:
         return self._fb.pixel(x, y)
 
     def __setitem__(self, i, v):
-        x, y = self._xy(i)
-        self._value(v)
+        w = self.width
+        if isinstance(i, int) and 0 <= i < w * self.height:  # (the quick way: a pixel of
+            x = i % w  # a board's header is four of these)
+            y = i // w
+        else:
+            x, y = self._xy(i)
+        if not 0 <= v < 1 << self._bits:
+            self._value(v)
         self._fb.pixel(x, y, v)
         self._tc = None
 
@@ -356,19 +362,34 @@ class TileGrid(_Layer):
         for _ in range(self.height):
             if y < top and y + sh > 0:
                 x = x0
-                for k in range(i, i + w):  # (blit clips, and skips a tile off the screen)
+                k = i
+                end = i + w
+                while k < end:  # (blit clips, and skips a tile off the screen)
                     t = tiles[k]
-                    if t != blank:
-                        f = src[t]
-                        if f is None:
-                            f = bm._tile(src, t, tw, th, s)
-                        if type(f) is tuple:  # boxes: each value's pen, unless the key
-                            for j in range(0, len(f), 5):
-                                p = pens[f[j]]
-                                if p != key:
-                                    rect(x + f[j + 1], y + f[j + 2], f[j + 3], f[j + 4], p)
-                        else:
-                            blit(f, x, y, key, pal)
+                    k += 1
+                    if t == blank:
+                        x += sw
+                        continue
+                    f = src[t]
+                    if f is None:
+                        f = bm._tile(src, t, tw, th, s)
+                    if type(f) is not tuple:
+                        blit(f, x, y, key, pal)
+                    elif len(f) == 5:  # one value: with the same tiles after it, one box
+                        n = sw
+                        while k < end and tiles[k] == t:
+                            k += 1
+                            n += sw
+                        p = pens[f[0]]
+                        if p != key:
+                            rect(x, y, n, sh, p)
+                        x += n
+                        continue
+                    else:  # boxes: each value's pen, unless the key
+                        for j in range(0, len(f), 5):
+                            p = pens[f[j]]
+                            if p != key:
+                                rect(x + f[j + 1], y + f[j + 2], f[j + 3], f[j + 4], p)
                     x += sw
             i += w
             y += sh

@@ -298,6 +298,28 @@ def test_tiles_filled_as_boxes_draw_as_blitted_ones():
                     assert bit(panel, x, y) == (1, 1, 0)[v], (x, y)
 
 
+def test_a_row_of_one_value_tiles_is_one_box():
+    sheet = displayio.Bitmap(64, 8, 2)  # tile 0 all 1, tile 1 all 0 (transparent)
+    bitmaptools.fill_region(sheet, 0, 0, 32, 8, 1)
+    p = displayio.Palette(2)
+    p[1] = RED
+    p.make_transparent(0)
+    grid = displayio.TileGrid(sheet, pixel_shader=p, width=5, height=2, tile_width=32,
+                              tile_height=8)
+    for i in (2, 4, 5, 6):
+        grid[i] = 1
+    panel, drv = colour_display(160, 16)
+    root = displayio.Group()
+    root.append(rect(BLUE, 160, 16))
+    root.append(grid)
+    drv.root_group = root
+    drv.refresh()
+    for y, row in ((0, (RED, RED, BLUE, RED, BLUE)), (8, (BLUE, BLUE, RED, RED, RED))):
+        for cell in range(5):
+            for x in (cell * 32, cell * 32 + 31):
+                assert rgb(panel, x, y) == row[cell] and rgb(panel, x, y + 7) == row[cell]
+
+
 def test_brightness_goes_to_the_panel_or_raises_attribute_error():
     panel, drv = colour_display()
     raises(AttributeError, "this panel cannot dim", setattr, drv, "brightness", 0.5)
