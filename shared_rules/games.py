@@ -14,11 +14,10 @@ from shared_rules.protocol import (
     FORMAT,
     FORMAT_1,
     MAX_PARAMS,
+    PAD,
     TABLE,
     TERMINAL,
     encode,
-    read_actions,
-    read_packed,
 )
 
 __all__ = ("IDS", "CHANCE", "TERMINAL", "TABLE", "new", "record", "replay", "from_bytes",
@@ -57,6 +56,39 @@ def new(game_id, *params):
 def record(game):
     """The game's record: game, settings and every action, versioned and checksummed."""
     return game.to_bytes()
+
+
+def read_actions(data, pos, end):
+    """The numbers in 7-bit groups in ``data[pos:end]``."""
+    out = []
+    while pos < end:
+        a = 0
+        shift = 0
+        while True:
+            if pos >= end or shift > 14:
+                raise ValueError("record: an action is cut short")
+            b = data[pos]
+            pos += 1
+            a |= (b & 127) << shift
+            shift += 7
+            if not b & 128:
+                break
+        out.append(a)
+    return out
+
+
+def read_packed(data, pos, end):
+    """The symbols packed two a byte in ``data[pos:end]``; PAD only as the last nibble."""
+    out = []
+    while pos < end:
+        b = data[pos]
+        pos += 1
+        if b >> 4 == PAD or (b & 15 == PAD and pos < end):
+            raise ValueError("game record: padding inside the actions")
+        out.append(b >> 4)
+        if b & 15 != PAD:
+            out.append(b & 15)
+    return out
 
 
 def _frame(data):

@@ -35,8 +35,9 @@ def put_action(out, a):
 
 
 def encode(index, params, base, actions):
-    """A record's bytes in format 1 (the one written before format 2): a record of that
-    format reads only when it is these bytes."""
+    """A record's bytes in format 1 (the one written before format 2: the base length in two
+    bytes, every action in 7-bit groups): a record of that format reads only as these bytes,
+    and a new game with no action is the same game in either format."""
     out = bytearray((FORMAT_1, index, len(params)))
     out.extend(bytes(params))
     n = len(base)
@@ -49,58 +50,16 @@ def encode(index, params, base, actions):
     return bytes(out)
 
 
-def encode2(index, params, base, symbols, packed):
+def encode2(index, params, base, written):
     """A record's bytes in format 2 (docs/design.md, "The game protocol"): the base state's
-    length in 7-bit groups, and each action as the symbol its game writes for it, two a byte
-    when the game's symbols are ``packed`` (0-14, high nibble first, PAD after an odd one)."""
+    length in 7-bit groups, then ``written``, the actions as the game wrote them."""
     out = bytearray((FORMAT, index, len(params)))
     out.extend(bytes(params))
     put_action(out, len(base))
     out.extend(base)
-    if packed:
-        n = len(symbols)
-        for s in symbols:
-            if s < 0 or s >= PAD:
-                raise ValueError("symbol {} does not fit a nibble".format(s))
-        for i in range(0, n, 2):
-            out.append((symbols[i] << 4) | (symbols[i + 1] if i + 1 < n else PAD))
-    else:
-        for a in symbols:
-            put_action(out, a)
+    out.extend(written)
     out.extend(checksum(out))
     return bytes(out)
-
-
-def read_packed(data, pos, end):
-    """The symbols packed two a byte in ``data[pos:end]``; PAD only as the last nibble."""
-    out = []
-    while pos < end:
-        b = data[pos]
-        pos += 1
-        if b >> 4 == PAD or (b & 15 == PAD and pos < end):
-            raise ValueError("game record: padding inside the actions")
-        out.append(b >> 4)
-        if b & 15 != PAD:
-            out.append(b & 15)
-    return out
-
-
-def read_actions(data, pos, end):
-    out = []
-    while pos < end:
-        a = 0
-        shift = 0
-        while True:
-            if pos >= end or shift > 14:
-                raise ValueError("record: an action is cut short")
-            b = data[pos]
-            pos += 1
-            a |= (b & 127) << shift
-            shift += 7
-            if not b & 128:
-                break
-        out.append(a)
-    return out
 
 
 def leaders(values):
@@ -132,8 +91,9 @@ class Game:
     game_id = ""
     index = 0  # the game's row in games.TABLE (byte 1 of a record)
     # Record format 2 writes each action as the symbol ``_symbol`` gives for it where it is
-    # played (the action itself unless a game says otherwise) and reads it back by ``_action``;
-    # ``packed``: every symbol is 0-14, two go in a byte
+    # played (the action itself unless a game says otherwise) and reads it back by ``_action``:
+    # in 7-bit groups, or two a byte when ``packed`` (every symbol 0-14, high nibble first,
+    # PAD after an odd last one)
     coded = False
     packed = False
     defaults = ()  # the parameters' defaults; a subclass checks their ranges in _check
@@ -155,7 +115,7 @@ class Game:
         self._check(params)
         self.base = b""
         self._log = []
-        self._syms = []  # what format 2 writes for each action of _log
+        self._out = bytearray()  # the actions of _log as format 2 writes them
         self._start()
 
     def _check(self, params):
@@ -198,12 +158,24 @@ class Game:
     def _step(self, action):
         sym = self._symbol(action)
         result = self._do(action)
-        if sym is None:  # a game taking what it cannot write: refuse it rather than lose it
+        try:
+            self._write(sym)
+        except ValueError:  # a game taking what it cannot write: refuse it, not lose it
             self._replay(self._log)
-            raise ValueError("action {} cannot be recorded here".format(action))
+            raise ValueError("action {} cannot be recorded here".format(action)) from None
         self._log.append(action)
-        self._syms.append(sym)
         return result
+
+    def _write(self, sym):
+        out = self._out
+        if not self.packed:
+            put_action(out, sym)  # (ValueError for None or out of range)
+        elif type(sym) is not int or sym < 0 or sym >= PAD:
+            raise ValueError("symbol {!r} does not fit a nibble".format(sym))
+        elif len(self._log) & 1:
+            out[-1] = (out[-1] & 0xF0) | sym  # in place of the pad
+        else:
+            out.append((sym << 4) | PAD)
 
     def actions(self):
         return list(self._log)
@@ -224,9 +196,9 @@ class Game:
 
     def _replay(self, actions):
         log = self._log
-        syms = self._syms
+        out = self._out
         self._log = []
-        self._syms = []
+        self._out = bytearray()
         self._start()
         try:
             for a in actions:
@@ -238,7 +210,7 @@ class Game:
             for a in log:
                 self._do(a)
             self._log = log
-            self._syms = syms
+            self._out = out
             raise
 
     # ---- saved bytes and records ------------------------------------------------------------
@@ -246,7 +218,7 @@ class Game:
     def to_bytes(self):
         """The record (format 2): version, game index, parameters, base state, actions,
         checksum. It is also the saved game: ``games.from_bytes`` replays it."""
-        return encode2(self.index, self.params, self.base, self._syms, self.packed)
+        return encode2(self.index, self.params, self.base, self._out)
 
     def set_base(self, base):
         """Start the log from a saved engine state instead of a new game (Let's Do Lunch: each
@@ -254,7 +226,7 @@ class Game:
         self._load_base(bytes(base))  # ValueError when the state is corrupt
         self.base = bytes(base)
         self._log = []
-        self._syms = []
+        self._out = bytearray()
         self._start()
 
     def _load_base(self, base):

@@ -85,25 +85,23 @@ class LetsDoLunchGame(Game):
 
     def _symbol(self, action):
         e = self.engine
-        if self.ended is not None:
-            return None
-        if e.phase == START or e.phase == ROLL:
-            for k in range(len(ROLLS)):
-                if ROLLS[k] == action:
-                    return k
-            return None
-        if e.phase == PLACE:
-            row = action - 10 * e.column
-            return row - 1 if 1 <= row <= 7 else None
-        if e.phase == ANNOUNCE and (action == ANNOUNCED or action == FORGOT):
-            return action - ANNOUNCED
+        if self.ended is None:
+            if e.phase == START or e.phase == ROLL:
+                if action in ROLLS:
+                    return ROLLS.index(action)
+            elif e.phase == PLACE:
+                row = action - 10 * e.column
+                if 1 <= row <= 7:
+                    return row - 1
+            elif e.phase == ANNOUNCE and (action == ANNOUNCED or action == FORGOT):
+                return action - ANNOUNCED
         return None
 
     def _action(self, symbol):
         e = self.engine
         if self.ended is not None:
             raise ValueError("this game is over: start the next one")
-        if (e.phase == START or e.phase == ROLL) and symbol < len(ROLLS):
+        if (e.phase == START or e.phase == ROLL) and symbol < 10:
             return ROLLS[symbol]
         if e.phase == PLACE and symbol < 7:
             return 10 * e.column + symbol + 1

@@ -281,13 +281,22 @@ def test_corrupt_format2_records_are_refused_with_a_reason():
 
 
 def test_packed_symbols_are_written_only_as_nibbles():
-    from shared_rules.protocol import encode2, read_packed
+    from shared_rules.games import read_packed
 
-    assert encode2(1, (), b"", [1, 2, 3], True)[4:-2] == bytes([0x12, 0x3F])
+    g = games.new("lets_do_lunch")
+    for a in (112, 333, 123):  # 1-1-2 and 3-3-3 to start (B begins), 1-2-3 passes
+        g.apply(a)
+    assert g.to_bytes()[-4:-2] == bytes([0x19, 0x4F])  # symbols 1, 9, 4 and the pad
+    g.undo()
+    assert g.to_bytes()[-3:-2] == bytes([0x19])
     assert read_packed(bytes([0x12, 0x3F]), 0, 2) == [1, 2, 3]
-    for s in ([15], [16], [-1]):
-        with raises(ValueError, "nibble"):
-            encode2(1, (), b"", s, True)
+    for s in (15, 16, -1, None):  # a symbol no nibble holds is refused, the game unchanged
+        before = g.to_bytes()
+        g._symbol = lambda action, s=s: s
+        with raises(ValueError, "cannot be recorded"):
+            g.apply(123)
+        del g._symbol
+        assert g.to_bytes() == before and g.actions() == [112, 333]
     for raw in (bytes([0xF1]), bytes([0x1F, 0x23]), bytes([0xFF])):
         with raises(ValueError, "padding"):
             read_packed(raw, 0, len(raw))
