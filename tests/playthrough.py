@@ -691,12 +691,12 @@ class Table:
             self.fail("Back from Settings shows {}".format(self.box.name()))
 
     def tools(self):
-        """The tools in the games' lists (no record): a few choices in each, then Back."""
-        from companion.core.catalog import menu_games
+        """The tools in the games' lists (no record; their rows are the descriptor's
+        ``tools``): a few choices in each, then Back."""
+        from companion.core.catalog import about, menu_games
 
         ids = [g[0] for g in menu_games()]
-        for game, row in (("aqua_brunch", 1), ("aqua_brunch", 2), ("space_battle", 1),
-                          ("space_battle", 2)):
+        for game, row in [(g, row) for g in ids for row in about(g).get("tools") or ()]:
             self.to_menu()
             self.pick_row(ids.index(game))
             if self.box.name() == "Chooser":  # (a saved calculator hand opens at once)

@@ -116,3 +116,17 @@ def test_every_menu_game_says_how_its_first_screen_opens():
         assert isinstance(got, list) and len(got) == 2, gid
         keys, top = got
         assert isinstance(keys, str) and top.isidentifier() and top[:1].isupper(), (gid, got)
+
+
+def test_a_games_tools_are_rows_of_its_list():
+    """A descriptor's ``tools`` (the rows of its own list that keep no record, which the
+    play-through tries: tests/playthrough.py) are row numbers, on main-menu rows only."""
+    menu_games, _boards = menu_tables()
+    on_menu = {g[0] for g in menu_games}
+    for row in game_names.descriptors():
+        tools = row.get("tools")
+        if tools is None:
+            continue
+        assert row["id"] in on_menu, row["id"]
+        assert tools and all(isinstance(t, int) and t > 0 for t in tools), row["id"]
+    assert game_names.about("aqua_brunch")["tools"] == [1, 2]  # Strength, Pass advisor
