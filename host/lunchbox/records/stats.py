@@ -176,8 +176,9 @@ def dice_counts(rows, game_id, stat=None):
         if r["game_id"] != game_id:
             continue
         for a in games.parse(r["record"])[3]:
-            if low <= a <= high:
-                counts[sum(int(d) for d in str(a)) - n] += 1
+            dice = str(a)
+            if low <= a <= high and all("1" <= d <= str(sides) for d in dice):
+                counts[sum(int(d) for d in dice) - n] += 1
     return counts
 
 
