@@ -8,8 +8,9 @@ tests/test_heap_budget.py fails when any screen leaves less than 24 KB of a Pico
 
 The flows are data: the menu's own in bench/menu_flows.json, a game's in its folder, beside
 its descriptor: ``shared_rules/<game>/flows.json``, read in the registry's order (so a game
-added brings its flows with it, and no list here changes). Each file is ``{"flows": [...]}``,
-a flow (docs/firmware.md, "Heap budget"):
+added brings its flows with it, and no list here changes). Each file is ``{"flows": [...]}``
+(a game's may also hold its README screenshots' scripts, ``"shots"``: the simulator's), a
+flow (docs/firmware.md, "Heap budget"):
 
 - ``flow``: a short name (shown in the table);
 - ``about``: what it walks and why (for the reader; FLOWS leaves it out);
@@ -60,7 +61,10 @@ def read_flows(path):
     out; SystemExit naming the file for one that is not a list of flows."""
     out = []
     try:
-        for f in json.loads(Path(path).read_text())["flows"]:
+        doc = json.loads(Path(path).read_text())
+        if not isinstance(doc, dict) or set(doc) - {"flows", "shots"}:
+            raise ValueError("a file holds only \"flows\" and \"shots\"")
+        for f in doc.get("flows") or ():
             flow = {"flow": f["flow"], "steps": [tuple(s) for s in f["steps"]]}
             if "displays" in f:
                 flow["displays"] = tuple(f["displays"])

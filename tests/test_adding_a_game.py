@@ -286,6 +286,27 @@ def test_a_broken_flows_file_is_one_message_naming_it(tmp_path):
         assert str(e.value).startswith("{}: not a list of flows (".format(path)), e.value
 
 
+def test_a_broken_shots_list_is_one_message_naming_it(tmp_path, monkeypatch):
+    """A game's flows.json whose screenshots are not ``{"shot", "keys"}`` stops
+    `lunchbox sim --readme-shots` with one message naming the file."""
+    import shared_rules
+    from lunchbox import sim
+    from lunchbox.errors import LunchboxError
+
+    for about in (REPO / "shared_rules").glob("*/about.json"):  # the games' descriptors
+        (tmp_path / about.parent.name).mkdir()
+        shutil.copy(about, tmp_path / about.parent.name / "about.json")
+    path = tmp_path / "space_days" / "flows.json"
+    monkeypatch.setattr(shared_rules, "__file__", str(tmp_path / "__init__.py"))
+    for text in ('{"shots": [{"shot": "x"}]}', '{"shots": [["x", "ok"]]}', "{"):
+        path.write_text(text)
+        with pytest.raises(LunchboxError) as e:
+            sim.game_shots("space_days")
+        assert str(e.value).startswith("{}: its shots are not".format(path)), e.value
+    path.write_text('{"shots": [{"shot": "days", "about": "a day", "keys": "ok ok"}]}')
+    assert sim.game_shots("space_days") == [("days", "ok ok")]
+
+
 def changed_files(tree, base):
     """Every difference between the copy and the repository, as git would list it: files
     added (A), changed (M) or gone (D), by their paths."""

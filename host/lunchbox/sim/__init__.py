@@ -612,41 +612,19 @@ class Simulator:
             self.link = None
 
 
-# README screenshots. A game's are in its descriptor (about.json "shots": [[stem, keys], ...],
-# docs/adding-a-game.md); these are the ones whose descriptors do not hold them yet:
-# (file stem, the game whose menu row is opened first or None for the menu itself, keys)
+# README screenshots. A game's are in its folder: its descriptor's "shots" ([[stem, keys], ...]
+# in about.json, for a short script) or its flows.json's ({"shot", "about", "keys"}: the board
+# never parses that file), docs/adding-a-game.md. These are the menu's own: (file stem, keys)
 SHOTS = (
-    ("menu", None, ""),  # after the first-boot message has gone
+    ("menu", ""),  # after the first-boot message has gone
     # First player (the menu's row before Settings): four players, the pick settled on a seat
-    ("first-player", None, "next*5 ok next*2 ok wait:4000"),
-    # the turn clock: Settings > Turn clock, a 10-minute chess clock; a two-player Space Lunch
-    # 4 s in, on a battery at 15 % (its gauge shows where the title bar has room: the OLED's)
-    ("space-lunch-clock", None, "prev ok wait:500 next*7 ok wait:500 next*5 ok wait:500 back "
-                                "wait:500 next ok wait:1500 next*4 ok wait:1500 ok ok*9 "
-                                "wait:4000 ok"),
-    # Aqua Brunch: walrus, shark 7/1/7, octopus, and the aqua -2 card: 2 + 7 + 2 - 2 = 9
-    ("aqua-brunch", "aqua_brunch", "next ok ok next*5 ok next*8 ok next*4 ok next ok next next ok "
-                                   "back"),
-    # Space Lunch solo at Easy, OK on everything (the food wheel's start, the suggested card):
-    # the first turn, the threat warning 45 OKs in, the end 59 OKs in
-    ("space-lunch-turn", "space_lunch", "ok ok*9"),
-    ("space-lunch-threat", "space_lunch", "ok ok*45"),
-    ("space-lunch-end", "space_lunch", "ok ok*59"),
-    # Aqua Brunch scoreboard, 3 players: the rulebook's Andrey (walrus, shark 5/3/5, baby orca,
-    # aqua -2 and 0: 7) against 24 and 17; the round's result
-    ("aqua-score", "aqua_brunch", "ok prev ok ok next ok prev*2 ok prev*2 ok*2 next*2 ok next*2 "
-                                  "ok*2 prev*4 ok prev*4 ok prev*2 ok next*4 ok*4 prev*2 ok*2 "
-                                  "prev ok next ok"),
-    # Space Battle race, 3 players: 5, no serve, 7; 8, no serve, 4: P1's turn with 13 points
-    # (a serve's points are rows of the race list: Scored 5 is one step on, Scored 4 one back)
-    ("space-battle", "space_battle", "ok next ok next ok ok next*3 ok next*4 ok ok prev ok"),
-    # Space Days scoring: P1's Monday to Wednesday (Solar Probe, Space Elevator, Hospital Ship)
-    ("space-days", "space_days", "ok next*4 ok next*4 ok next*6 ok"),
-    # Let's Do Lunch against Hard, the device's dice (seeded by the simulator's clock), OK on
-    # everything: P1's turn with column 7 lit, Hard eating two, Hard winning game 3
-    ("lets-do-lunch-turn", "lets_do_lunch", "ok " + "ok wait:1500 " * 26 + "wait:2000"),
-    ("lets-do-lunch-capture", "lets_do_lunch", "ok " + "ok wait:1500 " * 27 + "wait:2000"),
-    ("lets-do-lunch-score", "lets_do_lunch", "ok " + "ok wait:1500 " * 82 + "wait:2000"),
+    ("first-player", "next*5 ok next*2 ok wait:4000"),
+    # the turn clock: Settings > Turn clock, a 10-minute chess clock; a two-player game of the
+    # menu's first row (Space Lunch) 4 s in, on a battery at 15 % (its gauge shows where the
+    # title bar has room: the OLED's)
+    ("space-lunch-clock", "prev ok wait:500 next*7 ok wait:500 next*5 ok wait:500 back "
+                          "wait:500 next ok wait:1500 next*4 ok wait:1500 ok ok*9 "
+                          "wait:4000 ok"),
 )
 SHOT_BATTERY = {"space-lunch-clock": 15}  # the shots run on a battery: its charge in percent
 SHOT_PROFILES = (("pico-display-pack", "display-pack", 2), ("pico-ssd1306-5btn", "ssd1306", 3))
@@ -655,25 +633,40 @@ BOOTED = "wait:3000 "  # the first-boot message has gone
 
 def shot_scripts():
     """``(file stem, key script from power-on)`` of every README screenshot: SHOTS, then each
-    menu game's descriptor's "shots", each game's script opening its menu row first (found
-    by the menu's order, core/catalog.py), so a game added or moved needs no script changed."""
+    menu game's (game_shots), each game's script opening its menu row first (found by the
+    menu's order, core/catalog.py), so a game added or moved needs no script changed."""
     from ..records.game_names import firmware_path
 
     firmware_path()
-    from companion.core.catalog import about, menu_games
+    from companion.core.catalog import menu_games
 
+    out = [(stem, (BOOTED + keys).strip()) for stem, keys in SHOTS]
     rows = [g[0] for g in menu_games()]
-    shots = list(SHOTS)
-    for game_id in rows:
-        shots += [(stem, game_id, keys) for stem, keys in about(game_id).get("shots") or ()]
-    out = []
-    for stem, game_id, keys in shots:
-        if game_id is None:
-            out.append((stem, (BOOTED + keys).strip()))
-            continue
-        row = rows.index(game_id)
+    for row, game_id in enumerate(rows):
         opening = "next*{} ok ".format(row) if row else "ok "
-        out.append((stem, BOOTED + opening + keys))
+        out += [(stem, BOOTED + opening + keys) for stem, keys in game_shots(game_id)]
+    return out
+
+
+def game_shots(game_id):
+    """``[(file stem, keys after its menu row)]``: the game's descriptor's "shots", then its
+    flows.json's (shared_rules/<game>/flows.json "shots": the long scripts)."""
+    import json
+
+    import shared_rules
+    from companion.core import catalog
+
+    out = [tuple(s) for s in catalog.about(game_id).get("shots") or ()]
+    folders = [catalog.folder(i) for i in range(len(catalog.ROWS))]
+    folder = [f for f in folders if any(r["id"] == game_id for r in catalog.rows_of(f))][0]
+    path = os.path.join(os.path.dirname(shared_rules.__file__), folder, "flows.json")
+    if os.path.exists(path):
+        try:
+            with open(path) as f:
+                out += [(s["shot"], s["keys"]) for s in json.load(f).get("shots") or ()]
+        except (ValueError, KeyError, TypeError) as e:
+            raise LunchboxError("{}: its shots are not a list of {{shot, keys}} ({})".format(
+                path, e), "fix the file (docs/adding-a-game.md)") from None
     return out
 
 
