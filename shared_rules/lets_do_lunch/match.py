@@ -273,7 +273,7 @@ class Match:
     def from_bytes(cls, data):
         """A match from its SIZE-byte state, or from a record's match start (start.py, version
         2: a new game's starting roll, what a record of format 2 starts from)."""
-        if len(data) and data[0] & 127 == 2:
+        if isinstance(data, (bytes, bytearray)) and len(data) and data[0] & 127 == 2:
             from shared_rules.lets_do_lunch import start
 
             return start.decode(data)
