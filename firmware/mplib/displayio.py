@@ -9,9 +9,11 @@ CircuitPython's (shared-bindings/displayio/*.c), word for word.
 
 A Bitmap keeps its pixels in a ``framebuf`` of its own (1, 2, 4 or 8 bits a pixel, as
 displayio picks them from value_count), so fill, bitmaptools.fill_region and reading or
-writing a pixel are C calls. A TileGrid over a sheet of tiles blits each tile from a small
-framebuffer of its own: cut from the sheet (and scaled, in a scaled Group) the first time
-it is drawn, again only after the sheet changes.
+writing a pixel are C calls. A TileGrid draws each tile from what is cut from the sheet the
+first time the tile is drawn (again only after the sheet changes): a few boxes of one value
+each, filled (a toast's frame, a board's empty cell), or else a small framebuf of its own,
+blitted through the palette. On a Pico a blit costs ~1.1 us a pixel, a fill_rect ~35 us
+whatever its size (tests/mp/render/pico_check.py measured them).
 """
 
 import framebuf
@@ -20,6 +22,7 @@ import framebuf
 _FMT = (None, framebuf.MONO_HLSB, framebuf.GS2_HMSB, None, framebuf.GS4_HMSB,
         None, None, None, framebuf.GS8)
 _IN_GROUP = "Layer already in a group"
+_FB = framebuf.FrameBuffer
 
 
 def release_displays():
@@ -68,10 +71,18 @@ def _scaled(px, w, h, s, bits):
     return out
 
 
+def _packed(numbers):
+    """Small numbers kept as bytes (a third of a tuple's heap), else as a tuple."""
+    for n in numbers:
+        if n > 255:
+            return tuple(numbers)
+    return bytes(numbers)
+
+
 def _boxes(px, w, h, most):
     """The w x h picture ``px(x, y)`` as boxes of one value, (value, x, y, w, h, ...): each
-    row's runs, a run carried down while the rows below have the very same; None when it
-    takes more than ``most``."""
+    row's runs, a run carried down while the rows below have the very same (a list); None
+    when it takes more than ``most``."""
     done = []
     live = []  # (x0, x1, value, first row)
     for y in range(h + 1):
@@ -96,7 +107,7 @@ def _boxes(px, w, h, most):
         for x0, x1, v in runs:
             carried.append((x0, x1, v, y))
         live = carried
-    return tuple(done)
+    return done
 
 
 class _Layer:
@@ -129,7 +140,7 @@ class Bitmap:
         if width and height:
             self._fb = framebuf.FrameBuffer(bytearray(_size(width, height, bits)), width,
                                             height, _FMT[bits])
-        self._tc = None  # the tiles cut from it: {size and scale: [framebuf or None]}
+        self._tc = None  # the tiles cut from it: {size and scale: [framebuf, boxes or None]}
 
     def _xy(self, i):
         w = self.width
@@ -205,8 +216,7 @@ class Bitmap:
             f.blit(self._fb, -(t % n) * tw, -(t // n) * th)  # the raw values, no palette
         boxes = _boxes(f.pixel, tw, th, tw * th * s * s // 32)
         if boxes is not None:
-            f = boxes if s == 1 else tuple([v if i % 5 == 0 else v * s
-                                            for i, v in enumerate(boxes)])
+            f = _packed([v if i % 5 == 0 else v * s for i, v in enumerate(boxes)])
         elif s > 1:
             f = _scaled(f.pixel, tw, th, s, self._bits)
         src[t] = f
@@ -373,7 +383,7 @@ class TileGrid(_Layer):
                     f = src[t]
                     if f is None:
                         f = bm._tile(src, t, tw, th, s)
-                    if type(f) is not tuple:
+                    if type(f) is _FB:
                         blit(f, x, y, key, pal)
                     elif len(f) == 5:  # one value: with the same tiles after it, one box
                         n = sw

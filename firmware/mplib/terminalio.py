@@ -278,7 +278,7 @@ class _Sheet(displayio.Bitmap):
             xy = _RECTS[j]
             wh = _RECTS[j + 1]
             out += ((xy >> 4) * s, (xy & 15) * s, (wh >> 4) * s, (wh & 15) * s)
-        r = src[t] = tuple(out)
+        r = src[t] = displayio._packed(out)
         return r
 
 

@@ -4,6 +4,7 @@ exception and words (shared-bindings/displayio/*.c, py/argcheck.c)."""
 
 import bitmaptools
 import displayio
+import framebuf
 import terminalio
 import vectorio
 from fbdisplay import FramebufferDisplay
@@ -286,7 +287,7 @@ def test_tiles_filled_as_boxes_draw_as_blitted_ones():
         drv.root_group = root
         drv.refresh()
         src = sheet._tiles(32, 8, 1)
-        assert type(src[0]) is tuple and type(src[1]) is not tuple
+        assert type(src[0]) is bytes and type(src[1]) is framebuf.FrameBuffer
         under = GREEN if fmt == "P8" else 1
         for y in range(8):
             for x in range(80):

@@ -38,17 +38,23 @@ class Supply:
         return self.percent
 
 
-def make_app(d, supply=None):
-    """The app at its main menu on ``d``, over an erased nvm, its dice seeded the same on
+def make_app(d, supply=None, game=None):
+    """The app at its main menu on ``d`` (``game``: in the game's own VM, as the board
+    starts a game: companion/launch.py), over an erased nvm, its dice seeded the same on
     both interpreters (Hardware.seed takes os.urandom on a board)."""
     from companion.app import App
     from companion.core.store import Store
     from companion.hwbase import Hardware
-    from companion.menu import start
 
     nvm = bytearray(b"\xff" * 4096)
     hw = Hardware(d, Buttons(), Clock(), nvm, {"profile": "render-test"}, supply=supply)
     hw.seed = lambda: 20240601
+    if game is None:
+        from companion.menu import start
+    else:
+        from companion.main import _start_game as start
+
+        hw.launched = game
     app = App(hw, Store(nvm), start, resume=False)
     step(app)
     return app
@@ -171,8 +177,8 @@ def ldl_widget(d):
 
 def ldl_play(d):
     """Let's Do Lunch on the device's dice, a few turns in: the board and its panel."""
-    app = make_app(d)
-    keys(app, "next ok ok")
+    app = make_app(d, game="lets_do_lunch")
+    keys(app, "ok")
     keys(app, "ok wait:2000 " * 6)
     _top(app, "PlayScreen")
     return app
@@ -180,8 +186,8 @@ def ldl_play(d):
 
 def sl_solo(d):
     """Space Lunch solo at Easy: the grid dealt, the first turn's hints."""
-    app = make_app(d)
-    keys(app, "ok ok ok*9")
+    app = make_app(d, game="space_lunch")
+    keys(app, "ok ok*9")
     _top(app, "SoloScreen")
     return app
 
