@@ -404,6 +404,8 @@ class FileStore:
         if self._seen:
             return
         self._seen = True
+        if not self._bad:
+            return  # none found: no folder to list (rec/ may hold hundreds of files)
         for sub in ("", "rec/"):
             for name in self._names(self._path(sub)):
                 if name.endswith(".bad"):
