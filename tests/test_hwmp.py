@@ -219,8 +219,8 @@ def test_main_on_micropython_without_picographics_says_what_to_flash():
     out = _boot_main(settings_text("pico-display-pack-mp"))
     lines = [ln for ln in out.output.splitlines() if ln.strip()]
     assert lines == ["Lunchbox: this MicroPython has no picographics: the Display Pack needs "
-                     "Pimoroni's build - run: lunchbox flash --profile pico-display-pack-mp",
-                     "@@RETURNED"], out.output
+                     "Pimoroni's build - run: lunchbox flash --uf2 <Pimoroni's pico .uf2> "
+                     "--profile pico-display-pack-mp", "@@RETURNED"], out.output
 
 
 def test_main_on_micropython_without_settings_says_what_to_sync():
@@ -233,8 +233,10 @@ def test_main_on_micropython_without_settings_says_what_to_sync():
 def test_main_on_micropython_with_circuitpython_settings_says_so():
     out = _boot_main(settings_text("pico-ssd1306-5btn"))
     lines = [ln for ln in out.output.splitlines() if ln.strip()]
-    assert lines[0].startswith("Lunchbox: settings.toml is for CircuitPython (profile "
-                               "pico-ssd1306-5btn) - run: lunchbox sync"), out.output
+    assert lines[0] == ("Lunchbox: settings.toml is for CircuitPython (profile "
+                        "pico-ssd1306-5btn) - run: lunchbox sync --profile <a MicroPython "
+                        "profile> (lunchbox profile lists them), or lunchbox flash --uf2 "
+                        "<CircuitPython .uf2> --profile pico-ssd1306-5btn"), out.output
     assert lines[1:] == ["@@RETURNED"]
 
 

@@ -36,8 +36,9 @@ def _settings(path=SETTINGS):
                       "MicroPython one: lunchbox profile lists them)".format(path)) from None
     values = settings.parse_toml(text)
     if values.get("LUNCHBOX_RUNTIME") != "micropython":
-        raise Missing("settings.toml is for CircuitPython (profile {}) - run: lunchbox sync "
-                      "--profile <a MicroPython profile>, or flash CircuitPython".format(
+        raise Missing("settings.toml is for CircuitPython (profile {0}) - run: lunchbox "
+                      "sync --profile <a MicroPython profile> (lunchbox profile lists them), "
+                      "or lunchbox flash --uf2 <CircuitPython .uf2> --profile {0}".format(
                           values.get("LUNCHBOX_PROFILE", "?")))
     cfg = settings.read(values.get)
     forget("companion.core.settings")
@@ -50,8 +51,8 @@ def _picographics(cfg):
         from pimoroni_bus import SPIBus
     except ImportError:
         raise Missing("this MicroPython has no picographics: the Display Pack needs "
-                      "Pimoroni's build - run: lunchbox flash --profile {}".format(
-                          cfg["profile"])) from None
+                      "Pimoroni's build - run: lunchbox flash --uf2 <Pimoroni's pico .uf2> "
+                      "--profile {}".format(cfg["profile"])) from None
     p = cfg["display_pins"]
     g = mpparts.gpio
     bus = SPIBus(cs=g(p["cs"]), dc=g(p["dc"]), sck=g(p["sck"]), mosi=g(p["mosi"]),
