@@ -10,7 +10,6 @@ from pathlib import Path
 import littlefs
 import pytest
 
-from companion.core import filestore
 from companion.core.filestore import MSG_FULL, RESERVE, FileStore, rec_cost
 from companion.core.saveformat import MSG_ERROR
 
@@ -116,16 +115,6 @@ def test_files_that_are_not_the_store_s_are_left_alone(tmp_path):
     assert t.status is None and [r[0] for r in t.records()] == [1]
     t.save_game("aqua", b"g")
     assert (root / "rec" / "README.txt").exists() and (root / "other.bin").exists()
-
-
-def test_the_store_on_micropython_is_a_file_store(monkeypatch, tmp_path):
-    from companion import main
-
-    monkeypatch.setattr(sys, "implementation", type("I", (), {"name": "micropython"}))
-    monkeypatch.setattr(filestore.FileStore.__init__, "__defaults__",
-                        (str(tmp_path / "data"), None))
-    s = main.open_store(None)
-    assert isinstance(s, FileStore)
 
 
 @pytest.mark.soak

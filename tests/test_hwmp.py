@@ -268,3 +268,16 @@ def test_main_py_does_nothing_on_cpython(monkeypatch):
     monkeypatch.setitem(sys.modules, "companion.hwmp", fake)
     exec(compile((FIRMWARE / "main.py").read_text(), "main.py", "exec"), {})
     assert ran == []
+
+
+def test_open_store_on_micropython_is_the_file_store_in_data():
+    libs = (FIRMWARE / "companion", ROOT / "shared_rules") + tuple(
+        sorted((FIRMWARE / "mplib").glob("*.py")))
+    code = ("import sys, os\nsys.path.insert(0, '/lib')\n"
+            "from companion.main import open_store\n"
+            "s = open_store(None)\n"
+            "s.append_record(3, b'a game')\n"
+            "print(type(s).__name__, s.status, sorted(os.listdir('/data/rec')))\n")
+    out = mplane.run(libs=libs, code=code)
+    assert out.output.splitlines()[0] == ("FileStore No saved data - starting fresh "
+                                          "['00000001.rec']"), out.output
