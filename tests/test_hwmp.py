@@ -95,10 +95,12 @@ SIZES = [(128, 64, 0), (128, 32, 0), (96, 16, 0), (64, 48, 0), (72, 40, 0), (64,
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_ssd1306_gets_hwpico_s_set_up(hwmp, monkeypatch, size):
-    hwpico = _hwpico(monkeypatch)
-    assert hwmp.ssd1306_setup(*size) == hwpico._ssd1306_setup(*size)
-    seq, w, h, colstart, _ = hwpico._ssd1306_setup(*size)
+def test_the_ssd1306_gets_hwpico_s_set_up(hwmp, size):
+    """The commands hwmp sends are the sequence hwpico gives BusDisplay (one copy, in
+    companion/core/ssd1306.py; tests/test_firmware_hwpico.py holds it to the library's)."""
+    from companion.core import ssd1306
+
+    seq, w, h, colstart, _ = ssd1306.setup(*size)
     cmds, mw, mh, mcol = hwmp.ssd1306_commands(*size)
     assert (mw, mh, mcol) == (w, h, colstart)
     # every command of the sequence, its arguments after it, nothing else

@@ -73,7 +73,9 @@ def ssd1306_commands(width, height, rotation):
     """(commands, width, height, colstart): the set-up bytes hwpico sends to the SSD1306
     through BusDisplay, as plain commands (its sequence without the argument counts and
     delays)."""
-    seq, width, height, colstart, _rowstart = ssd1306_setup(width, height, rotation)
+    from .core.ssd1306 import setup  # the sequence hwpico gives BusDisplay on CircuitPython
+
+    seq, width, height, colstart, _rowstart = setup(width, height, rotation)
     out = bytearray()
     i = 0
     while i < len(seq):
@@ -81,33 +83,6 @@ def ssd1306_commands(width, height, rotation):
         out += seq[i:i + 1] + seq[i + 2:i + 2 + n]
         i += 2 + n + (1 if seq[i + 1] & 0x80 else 0)
     return bytes(out), width, height, colstart
-
-
-# hwpico._SSD1306 and hwpico._ssd1306_setup, which CircuitPython's modules keep out of reach
-# here (hwpico imports displayio, board and supervisor at its top): tests/test_hwmp.py holds
-# the two equal for every size and rotation a profile may give
-_SSD1306 = (b"\xae\x80\x00" b"\x20\x81\x00\x00" b"\x81\x81\xcf\x00" b"\xa1\x80\x00"
-            b"\xa6\x80\x00" b"\xc8\x80\x00" b"\xa8\x81\x3f\x00" b"\xd5\x81\x80\x00"
-            b"\xd9\x81\xf1\x00" b"\xda\x81\x12\x00" b"\xdb\x81\x40\x00" b"\x8d\x81\x14\x00"
-            b"\xaf\x80\x00")
-
-
-def ssd1306_setup(width, height, rotation):
-    rows, cols = (width, height) if rotation % 180 else (height, width)
-    seq = bytearray(_SSD1306)
-    mux = seq.index(b"\xa8\x81") + 2
-    seq[mux] = 63 if (rows, cols) == (32, 64) else rows - 1
-    if rows in (32, 16) and cols != 64:
-        seq[seq.index(b"\xda\x81") + 2] = 0x02
-    colstart = rowstart = 0 if cols == 128 else (128 - cols) // 2
-    if (width, height) in ((64, 48), (72, 40)):
-        colstart, rowstart = (128 - width) // 2, 0
-        if (width, height) == (72, 40):
-            seq[-3:-3] = b"\xad\x81\x30\x00"
-        if rotation % 180:
-            seq[mux] = height - 1
-            width, height = cols, rows
-    return seq, width, height, colstart, rowstart
 
 
 def turned(cmds):

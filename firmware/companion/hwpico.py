@@ -95,18 +95,6 @@ def _st7789(cfg, pins, reset, awake):
     return driver, panel_wake(bus, steps, supervisor.ticks_ms(), _ST7789_RESET_MS)
 
 
-# The SSD1306's set-up for busdisplay.BusDisplay, adafruit_displayio_ssd1306's commands without
-# its waits: BusDisplay follows a command without a delay byte by 10 ms, 130 ms in every VM for
-# these 13; the controller needs none between commands (Adafruit's Arduino driver and
-# MicroPython's send them back to back). Display off, horizontal addressing, contrast, column
-# 127 as segment 0, normal video, COM scan down, mux ratio (height - 1), clock divide,
-# pre-charge, COM pins (0x12; 0x02 for 32 or 16 rows), VCOMH, charge pump on, display on.
-_SSD1306 = (b"\xae\x80\x00" b"\x20\x81\x00\x00" b"\x81\x81\xcf\x00" b"\xa1\x80\x00"
-            b"\xa6\x80\x00" b"\xc8\x80\x00" b"\xa8\x81\x3f\x00" b"\xd5\x81\x80\x00"
-            b"\xd9\x81\xf1\x00" b"\xda\x81\x12\x00" b"\xdb\x81\x40\x00" b"\x8d\x81\x14\x00"
-            b"\xaf\x80\x00")
-
-
 def _ssd1306(cfg, pins, reset):
     """BusDisplay with the SSD1306's set-up itself, not adafruit_displayio_ssd1306.SSD1306:
     the same commands and BusDisplay settings without the library's 130 ms of waits and its
@@ -128,35 +116,15 @@ def _ssd1306(cfg, pins, reset):
         raise ValueError("display: no OLED answers at address 0x{:02x} on {} - check the "
                          "wiring and LUNCHBOX_DISPLAY_ADDRESS ({})".format(
                              cfg["address"], where, e)) from None
-    seq, width, height, colstart, rowstart = _ssd1306_setup(cfg["width"], cfg["height"],
-                                                            cfg["rotation"])
+    from .core.ssd1306 import setup  # shared with hwmp (MicroPython); let go with hwpico
+
+    seq, width, height, colstart, rowstart = setup(cfg["width"], cfg["height"], cfg["rotation"])
+    forget("companion.core.ssd1306")
     return BusDisplay(bus, seq, width=width, height=height, rotation=cfg["rotation"],
                       colstart=colstart, rowstart=rowstart, color_depth=1, grayscale=True,
                       pixels_in_byte_share_row=False, set_column_command=0x21,
                       set_row_command=0x22, data_as_commands=True, brightness_command=0x81,
                       single_byte_bounds=True, auto_refresh=False)
-
-
-def _ssd1306_setup(width, height, rotation):
-    """(init sequence, width, height, colstart, rowstart) for BusDisplay, patched for the
-    panel's size as adafruit_displayio_ssd1306 3.0.6 patches it (tests compare the two for
-    every size a profile may give)."""
-    rows, cols = (width, height) if rotation % 180 else (height, width)  # the panel's own
-    seq = bytearray(_SSD1306)
-    mux = seq.index(b"\xa8\x81") + 2
-    seq[mux] = 63 if (rows, cols) == (32, 64) else rows - 1  # the mux ratio (64x32: 63)
-    if rows in (32, 16) and cols != 64:
-        seq[seq.index(b"\xda\x81") + 2] = 0x02  # the COM pins'
-    # a panel narrower than the controller's 128 columns sits in their middle
-    colstart = rowstart = 0 if cols == 128 else (128 - cols) // 2
-    if (width, height) in ((64, 48), (72, 40)):  # (as the profile gives them, unrotated)
-        colstart, rowstart = (128 - width) // 2, 0
-        if (width, height) == (72, 40):  # the 0.42" panel's internal IREF, before display on
-            seq[-3:-3] = b"\xad\x81\x30\x00"
-        if rotation % 180:
-            seq[mux] = height - 1
-            width, height = cols, rows
-    return seq, width, height, colstart, rowstart
 
 
 def _status_led_off(cfg):
