@@ -46,9 +46,14 @@ def descriptors():
     return sorted(rows, key=lambda r: order.index(r["id"]) if r["id"] in order else len(order))
 
 
+_ABOUT = {}  # game id -> descriptor: read once a run (a table asks for each of its rows)
+
+
 def about(game_id):
-    """The descriptor of ``game_id`` (a dict), or None."""
-    return _catalog().about(game_id)
+    """The descriptor of ``game_id`` (a dict, not to be changed), or None."""
+    if game_id not in _ABOUT:
+        _ABOUT[game_id] = _catalog().about(game_id)
+    return _ABOUT[game_id]
 
 
 # (id, name, other names a player may type): the name first, as tables and titles show it
