@@ -18,6 +18,8 @@ from shared_rules.protocol import (
     TABLE,
     TERMINAL,
     encode,
+    encode2,
+    put_action,
 )
 
 __all__ = ("IDS", "CHANCE", "TERMINAL", "TABLE", "new", "record", "replay", "from_bytes",
@@ -185,21 +187,27 @@ def replay(data, steps=None):
     legal where it stands. Records of format 1 (written before format 2) read too."""
     fmt, index, params, base, pos, end = _frame(data)
     cls = _cls(index)
+    written = None  # the record's one written form, when it is known without a replay
     if fmt == FORMAT_1:
         actions = read_actions(data, pos, end)
-        if encode(index, params, base, actions) != bytes(data):
-            raise ValueError("game record is not in its one written form")
-        n = len(actions)
+        written = encode(index, params, base, actions)
     else:
         actions = _symbols(cls, data, pos, end)
-        n = len(actions)
+        if not cls.coded and not cls.packed:  # the symbols are the actions, in 7-bit groups
+            out = bytearray()
+            for a in actions:
+                put_action(out, a)
+            written = encode2(index, params, base, out)
+    n = len(actions)
+    if written is not None and written != bytes(data):
+        raise ValueError("game record is not in its one written form")
     if steps is not None and (type(steps) is not int or steps < 0 or steps > n):
         raise ValueError("steps must be 0..{}".format(n))
     game = _fresh(cls, params, base)
-    if fmt == FORMAT_1:
+    if written is not None:
         _play(game, actions if steps is None else actions[:steps], False)
         return game
-    _play(game, actions, True)
+    _play(game, actions, True)  # the actions a game's symbols stand for: read as played
     if game.to_bytes() != bytes(data):
         raise ValueError("game record is not in its one written form")
     if steps is not None and steps < n:
