@@ -130,3 +130,17 @@ def test_a_games_tools_are_rows_of_its_list():
         assert row["id"] in on_menu, row["id"]
         assert tools and all(isinstance(t, int) and t > 0 for t in tools), row["id"]
     assert game_names.about("aqua_brunch")["tools"] == [1, 2]  # Strength, Pass advisor
+
+
+def test_the_host_tools_name_no_game():
+    """What a game's records mean, its screenshots and how the checks open it are read from
+    its folder: no module of the host tool spells a registry id (docs/adding-a-game.md)."""
+    import re
+    from pathlib import Path
+
+    host = Path(__file__).resolve().parents[1] / "host" / "lunchbox"
+    ids = "|".join(re.escape(r[0]) for r in games.ROWS)
+    spelled = re.compile(r"""["'](?:{})["']""".format(ids))
+    found = [str(p.relative_to(host)) for p in sorted(host.rglob("*.py"))
+             if spelled.search(p.read_text())]
+    assert found == []
