@@ -19,7 +19,10 @@ def open_each():
     from companion.core.catalog import menu_games
 
     out, at = [], 0
-    for row, (game_id, _label) in enumerate(menu_games()):
+    for row, (game_id, label) in enumerate(menu_games()):
+        if "first_screen" not in about(game_id):
+            raise LookupError("the descriptor of {} ({}) has no first_screen: the lane cannot "
+                              "open it (docs/adding-a-game.md)".format(label, game_id))
         keys, top = about(game_id)["first_screen"]
         moves = row - at
         out.append(((("next*{} ".format(moves) if moves > 1 else "next " if moves else "") +
