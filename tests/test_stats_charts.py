@@ -332,3 +332,18 @@ def test_a_wrong_declaration_is_one_message_naming_its_file(rows, monkeypatch, t
         assert text.startswith("Let's Do Lunch (shared_rules/lets_do_lunch/about.json): "), text
         assert said in text and "docs/adding-a-game.md" in e.value.hint
     assert not (tmp_path / "plots").exists()
+
+
+def test_rate_by_a_seat_and_setting_of_its_own():
+    """A rate_by's seat and setting as declared: seat 1's wins alone at each value of setting
+    1 played, by number (the variant words another setting), a shared win no win alone."""
+    races = [row("battle_race", [2, 7], ["ANNA", "BO"], [1], [9, 21], T0),
+             row("battle_race", [2, 7], ["ANNA", "BO"], [0, 1], [21, 21], T0 + 1),
+             row("battle_race", [3, 5], ["ANNA", "BO", "CY"], [1], [9, 21, 4], T0 + 2),
+             row("battle_race", [2], ["ANNA", "BO"], [1], [9, 21], T0 + 3)]  # no setting 1
+    got = stats.rates_by(races, "battle_race", {"seat": 1, "param": 1})
+    assert [g[:3] for g in got] == [("5", 1, 1), ("7", 2, 1)]
+    assert got[1][3:] == stats.wilson(1, 2)
+    # setting 0 is the variant's: its words ("2 players"); only the values declared, in order
+    got = stats.rates_by(races, "battle_race", {"seat": 1, "values": [3, 2]})
+    assert [g[:3] for g in got] == [("3 players", 1, 1), ("2 players", 3, 2)]
