@@ -62,6 +62,7 @@ class EmulatedBoard:
         self.bootloader = None  # the bootloader drive's folder while it shows one
         self._threads = []
         self._stopping = False
+        self._lock = threading.Lock()
 
     # ---- power -------------------------------------------------------------------------
 
@@ -152,18 +153,23 @@ class EmulatedBoard:
             except OSError:
                 return
             if self.cut_pattern is not None:
-                pattern, extra = self.cut_pattern
+                pattern, extra, nth = self.cut_pattern
                 window = self._seen + data
                 at = window.find(pattern)
+                while at >= 0 and nth > 1:
+                    nth -= 1
+                    at = window.find(pattern, at + 1)
                 if at >= 0:
                     self.cut_pattern = None
                     self.cut_after = self.sent - len(self._seen) + at + len(pattern) + extra
-                self._seen = window[-len(pattern):]
+                else:
+                    self.cut_pattern = (pattern, extra, nth)
+                self._seen = window[-(len(pattern) - 1):] if len(pattern) > 1 else b""
             if self.cut_after is not None and self.sent + len(data) >= self.cut_after:
                 data = data[:max(0, self.cut_after - self.sent)]
                 self._send(data)
                 self.cut_after = None
-                threading.Thread(target=self.cut, daemon=True).start()
+                self.cut()
                 return
             self._send(data)
 
@@ -184,10 +190,11 @@ class EmulatedBoard:
             time.sleep(0.1)
         return self.heard.count(text)
 
-    def cut_at(self, pattern, extra=0):
-        """Pull the cable ``extra`` bytes after the host next sends ``pattern``."""
+    def cut_at(self, pattern, extra=0, nth=1):
+        """Pull the cable ``extra`` bytes after the host sends ``pattern`` for the ``nth``
+        time from now."""
         self._seen = b""
-        self.cut_pattern = (pattern, extra)
+        self.cut_pattern = (pattern, extra, nth)
 
     def running(self):
         return self.proc is not None and self.proc.poll() is None
@@ -205,29 +212,32 @@ class EmulatedBoard:
         self._close()
 
     def _close(self):
-        self._stopping = True
-        if self.proc is not None:
+        with self._lock:  # the relay's cut and the test's stop may come together
+            self._stopping = True
+            proc = self.proc
+            fds, self.master, self.slave = (self.master, self.slave), None, None
+            threads, self._threads = self._threads, []
+        if proc is not None and proc.poll() is None:
             try:
-                self.proc.wait(30)
+                proc.wait(30)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                proc.kill()
+                proc.wait()
+        if proc is not None:
+            for f in (proc.stdin, proc.stdout, proc.stderr):
                 try:
                     f.close()
-                except OSError:
+                except (OSError, ValueError):
                     pass
-        for fd in (self.master, self.slave):
+        for fd in fds:
             if fd is not None:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-        self.master = self.slave = None
-        for t in self._threads:
-            if t is not threading.current_thread():
+        for t in threads:
+            if t is not threading.current_thread() and t.ident is not None:
                 t.join(2)
-        self._threads = []
 
     def exit_code(self):
         return None if self.proc is None else self.proc.poll()

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import serial
 from mpboard import PIMORONI_UF2, PLAIN_UF2, ROOT, EmulatedBoard
+from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 from lunchbox import cli
@@ -65,10 +66,16 @@ class Direct:
     def __init__(self, port):
         self.t = SerialTransport(port)
         self.t.is_pty = False
-        for _ in range(3):
-            self.t.serial.write(b"\r\x03")
-            time.sleep(0.05)
-        self.t.enter_raw_repl(soft_reset=False)
+        for n in range(4):  # a board just powered on may lose a Ctrl-C before its app starts
+            for _ in range(3):
+                self.t.serial.write(b"\r\x03")
+                time.sleep(0.05)
+            try:
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=3)
+                return
+            except TransportError:
+                if n == 3:
+                    raise
 
     def __enter__(self):
         return self
@@ -265,23 +272,22 @@ def test_second_sync_sends_nothing_and_one_change_sends_one_file(synced):
         assert d.read("/boots.txt") == b"xxxx"  # the first sync's start, then these three
 
 
-CUTS = [
-    ("a module being written", b"/companion/ui.mpy.lbtmp", 600),
-    ("main.py being written", b"/main.py.lbtmp','wb')", 300),
-    ("main.py being renamed", b"os.rename('/main.py.lbtmp'", 0),
-    ("the manifest's last write", b"/.lunchbox-manifest.json.lbtmp','wb')", 50),
+CUTS = [  # (where, the bytes the host sends there, bytes after them, which time)
+    ("a module being written", b"/companion/ui.mpy.lbtmp", 600, 1),
+    ("main.py being renamed", b"os.rename('/main.py.lbtmp'", 0, 1),
+    ("the manifest's last write", b"/.lunchbox-manifest.json.lbtmp','wb')", 50, 2),
 ]
 
 
-@pytest.mark.parametrize("what,pattern,extra", CUTS, ids=[c[0] for c in CUTS])
+@pytest.mark.parametrize("what,pattern,extra,nth", CUTS, ids=[c[0] for c in CUTS])
 def test_a_cable_cut_mid_sync_leaves_whole_files_and_the_next_sync_finishes(
-        synced, what, pattern, extra):
+        synced, what, pattern, extra, nth):
     old = expected_files()
     ui = (tree() / "firmware" / "companion" / "ui.py").read_bytes() + b"\nCHANGED_BY_TEST = 1\n"
     change = {"main.py": APP + b"# version 2\n", "companion/ui.py": ui}
     new = expected_files(change)
     assert new["companion/ui.mpy"] != old["companion/ui.mpy"]
-    synced.cut_at(pattern, extra)
+    synced.cut_at(pattern, extra, nth)
     with pytest.raises(LunchboxError, match="stopped answering") as e:
         sync(synced.port, change)
     assert "plug the board back in" in e.value.hint
@@ -294,6 +300,8 @@ def test_a_cable_cut_mid_sync_leaves_whole_files_and_the_next_sync_finishes(
         assert on_board.get(rel) in (sha(old[rel]), sha(new[rel])), rel
     for rel, data in USER_FILES.items():
         assert on_board[rel] == sha(data)
+    # a cut sync shows as unfinished (here it always had changed something: the pending
+    # manifest is written before the first file)
     assert manifest.get("pending"), "a cut sync shows as unfinished"
     report = _doctor(synced.port)
     assert any("did not finish" in text for text, _ in report.problems)

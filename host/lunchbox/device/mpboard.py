@@ -240,13 +240,7 @@ class Board:
         a soft reset from the raw REPL does not run main.py again). With
         ``micropython_only`` a CircuitPython board is a BoardError, with its fix."""
         self.doing = "stopping the app"
-        try:
-            for _ in range(3):  # an app that catches one KeyboardInterrupt meets the next
-                self.t.serial.write(b"\r\x03")
-                time.sleep(0.05)
-            self.t.enter_raw_repl(soft_reset=False, timeout_overall=self.timeout)
-        except _transport_errors() as e:
-            raise self._not_a_repl(e) from None
+        self._interrupt()
         self.stopped = True
         info = self.identify()
         if info.runtime != "micropython":
@@ -260,6 +254,25 @@ class Board:
             raise self._not_a_repl(e) from None
         self.doing = None
         return info
+
+    def _interrupt(self, tries=4):
+        """Ctrl-C until the raw REPL answers: a board just plugged in may still be starting,
+        and the Ctrl-C it gets then is lost before its app starts."""
+        from mpremote.transport import TransportError
+
+        for n in range(tries):
+            try:
+                for _ in range(3):  # an app that catches one KeyboardInterrupt meets the next
+                    self.t.serial.write(b"\r\x03")
+                    time.sleep(0.05)
+                self.t.enter_raw_repl(soft_reset=False,
+                                      timeout_overall=max(2.0, self.timeout / tries))
+                return
+            except TransportError as e:
+                if n == tries - 1:
+                    raise self._not_a_repl(e) from None
+            except _transport_errors() as e:
+                raise self._not_a_repl(e) from None
 
     def _not_a_repl(self, e):
         from mpremote.transport import TransportError

@@ -36,6 +36,7 @@ class Plan:
         self.temporaries = []  # [path] left by a cut sync
         self.shadowed = []  # [rel] a .py beside a shipped .mpy (MicroPython imports the .py)
         self.need = 0  # bytes of storage the writes need beyond what they free
+        self.manifest_only = False  # no file to change, only the manifest to finish
 
     @property
     def changes(self):
@@ -166,7 +167,12 @@ def apply(board, files, p, manifest, meta, label, progress=None):
     for path in p.temporaries:
         board.remove(path)
     done = []
+    entries = {rel: sync.digest(data) for rel, data in files.items()}
     if not p.changes:
+        if (manifest or {}).get("pending") or ours != entries:
+            # a cut sync whose files all got there: only its manifest is left to finish
+            board.write("/" + mpboard.MANIFEST, _manifest_bytes(entries, meta))
+            p.manifest_only = True
         return backup_dir
     pending = {rel: sync.digest(data) for rel, data, _ in p.writes}
     pending.update({rel: "" for rel in p.removes})
@@ -191,7 +197,6 @@ def apply(board, files, p, manifest, meta, label, progress=None):
             "{}; {} of {} changes made, not made: {}".format(
                 e, len(done), len(done) + len(left), sync._short(left)),
             hint=e.hint) from None
-    entries = {rel: sync.digest(data) for rel, data in files.items()}
     board.write("/" + mpboard.MANIFEST, _manifest_bytes(entries, meta))
     folders = set()
     for rel in p.removes:
@@ -309,8 +314,9 @@ def summary(p, dry_run=False, backup_dir=None):
         lines.append("  left alone: {} (no longer shipped, but changed on the board)".format(
             rel))
     if not p.changes:
-        lines.append("up to date: {} files unchanged, nothing {}".format(
-            len(p.unchanged), "to copy" if dry_run else "copied"))
+        lines.append("up to date: {} files unchanged, nothing {}{}".format(
+            len(p.unchanged), "to copy" if dry_run else "copied",
+            " (the manifest of a sync that was cut is finished)" if p.manifest_only else ""))
         return lines
     lines.append("{} {} file{} ({} KiB), {} {}, {} unchanged".format(
         "would write" if dry_run else "wrote", len(p.writes),
