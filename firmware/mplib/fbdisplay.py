@@ -2,8 +2,9 @@
 
 ``FramebufferDisplay(panel)`` is what companion/display.py wraps as its driver on MicroPython.
 A refresh draws the root group into ``panel.buffer`` with framebuf (the background, then every
-layer in list order: fill_rect for shapes, blit with a palette for tiles and glyphs) and sends
-it with ``panel.show()``, once. The panel (the board layer's) gives:
+layer in list order: fill_rect for shapes, boxes and text drawn larger, blit with a palette
+for other tiles and glyphs) and sends it with ``panel.show()``, once. The panel (the board
+layer's) gives:
 
 - ``width``, ``height``; ``format``: "P8" (a byte a pixel, a pen index: framebuf.GS8) or
   "MONO" (a bit a pixel: framebuf.MONO_VLSB, the SSD1306's layout);
@@ -104,9 +105,9 @@ class FramebufferDisplay:
 
     def _plan(self, colors, transparent, n):
         """How a source of ``n`` values draws through ``colors`` (``transparent``: a bit an
-        entry): a tuple of blits (_pass). framebuf's key is compared with
-        the palette's output, so transparent entries map to a pen no opaque entry has; a
-        1-bit panel with black, white and transparent entries takes two blits."""
+        entry): a tuple of passes (_pass). framebuf's key is compared with the palette's
+        output, so transparent entries map to a pen no opaque entry has; a 1-bit panel with
+        black, white and transparent entries takes two passes."""
         m = len(colors)
         if n < m:
             n = m
