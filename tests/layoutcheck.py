@@ -55,16 +55,17 @@ def _glyph_ink(font, ch):
     return _INK[key]
 
 
-def ink_box(node, box, scale):
-    """The box of the pixels a text label inks (its cells' blank margins left out), or its
-    cells' box for a label whose font cannot be read."""
+def ink_box(node, text, box, scale):
+    """The box of the pixels a text label inks of ``text`` (its lines from ``box``'s top
+    left; the cells' blank margins left out), or ``box`` for a label whose font cannot be
+    read."""
     font = getattr(node, "_font", None)
     if font is None or not hasattr(font, "bitmap"):
         return box
     cw = node._cw
     step = node._step
     out = None
-    lines = node.text.split("\n")
+    lines = text.split("\n")
     for i in range(len(lines)):
         for k in range(len(lines[i])):
             g = _glyph_ink(font, lines[i][k])
@@ -95,6 +96,20 @@ def _walk(node, ox, oy, scale, out):
     if _is_label(node):
         s = scale * node.scale
         bx, by, bw, bh = node.bounding_box
+        rows = list(node) if isinstance(node, displayio.Group) else []
+        if len(rows) > 1 or any(r.hidden for r in rows):
+            # several lines (a TileGrid each), some perhaps hidden (ui.Toast.cover): each
+            # line shown on its own
+            lines = node.text.split("\n")
+            for i in range(min(len(rows), len(lines))):
+                r = rows[i]
+                if r.hidden or not lines[i]:
+                    continue
+                x0, y0 = x + r.x * s, y + r.y * s
+                box = (x0, y0, x0 + len(lines[i]) * r.tile_width * s,
+                       y0 + r.tile_height * s)
+                out.append(("text", lines[i], box, node, s))
+            return
         if node.text and bw and bh:
             box = (x + bx * s, y + by * s, x + (bx + bw) * s, y + (by + bh) * s)
             out.append(("text", node.text, box, node, s))
@@ -169,7 +184,7 @@ def problems(root, width, height):
     for i in range(len(drawn)):
         kind, t, box, node, scale = drawn[i]
         if kind == "text":
-            tb = ink_box(node, box, scale)
+            tb = ink_box(node, t, box, scale)
             if tb is None:  # blanks only
                 continue
             # a shape under it (earlier) is its background: it holds the whole text or none;

@@ -196,16 +196,20 @@ def test_the_battery_warning_breaks_between_its_words(profile, simulate):
 
 
 def test_a_toast_hides_only_what_it_would_cut(profile, simulate, apps):
-    """ui.Toast.cover hides the screen's labels the toast's top edge would cut in two, and
-    no others: at first boot (its toast up) every menu row above the toast is on the screen,
-    and every row it hides crosses its top edge."""
+    """ui.Toast.cover hides the lines of text the toast's top edge would cut in two, and no
+    others: at first boot (its toast up) every menu row above the toast is on the screen, and
+    each line it hid crosses its top edge."""
+    from layoutcheck import items
+
     sim = simulate(profile, "wait:500")
     toast = apps[-1].toast
-    assert toast.visible and "No saved data -" in sim.texts()
+    shown = [t for k, t, _b, _n, _s in items(sim.display.root) if k == "text"]
+    assert toast.visible and "No saved data -" in shown
     menu = apps[-1].top.menu
-    shown = set(sim.texts())
     above = [lab.text for lab in menu.labels if lab.text and lab.y + lab.bounding_box[3] *
              lab.scale <= toast.y]
     assert above and all(t in shown for t in above), (above, shown)
-    for lab in toast.cut:
-        assert lab.y < toast.y < lab.y + lab.bounding_box[3] * lab.scale, lab.text
+    cut = list(toast.cut)
+    assert all(row.hidden for row in cut)
+    toast.hide()
+    assert not any(row.hidden for row in cut) and toast.cut == []

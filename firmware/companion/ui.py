@@ -356,10 +356,11 @@ class Toast:
         self.until = until
 
     def cover(self):
-        """Hide each label of the screen that the box's top edge would cut in two (a game's
-        board, a panel of several lines): a row half shown under a toast does not read.
-        Called by the app before a refresh while the toast is up (the screen may change
-        under it); hide() shows them again. No recursion: a toast comes deep in a press."""
+        """Hide each line of text on the screen that the box's top edge would cut in two (a
+        game's board, a panel of several lines): a line half shown under a toast does not
+        read; the lines above it stay. Called by the app before a refresh while the toast is
+        up (the screen may change under it); hide() shows them again. No recursion: a toast
+        comes deep in a press."""
         top = self.y
         todo = []
         root = self.d.root
@@ -373,10 +374,12 @@ class Toast:
             x += node.x * s
             y += node.y * s
             if isinstance(node, Label):
-                h = node.bounding_box[3] * s * node.scale
-                if y < top < y + h:
-                    node.hidden = True
-                    self.cut.append(node)
+                s *= node.scale
+                for row in node:  # a TileGrid a line (textlabel.Label)
+                    y0 = y + row.y * s
+                    if not row.hidden and y0 < top < y0 + row.tile_height * s:
+                        row.hidden = True
+                        self.cut.append(row)
             elif isinstance(node, displayio.Group):
                 s *= node.scale
                 for child in node:
