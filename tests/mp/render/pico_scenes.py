@@ -1,15 +1,14 @@
 """Print how long each scene of scenes.py takes to draw on an emulated Pico.
 
-    .venv/bin/python tests/mp/render/pico_scenes.py [--pimoroni] [SCENE ...]
+    .venv/bin/python tests/mp/render/pico_scenes.py [SCENE ...]
 
-Plain MicroPython 1.24.1 (or Pimoroni's 1.23: more heap free) in rp2040js (tests/mpboard.py),
-the firmware (companion/, shared_rules/) and firmware/mplib as .mpy on its littlefs (built
-as tests/mplane_board.py builds the lane's), each scene in a fresh VM (mpremote exec: a soft
-reset first), drawn by fbdisplay on an in-memory panel: the draw alone (the send is the
-panel's: ~14 ms for the Display Pack's SPI). warm: the glyphs and pens it made kept (every
-refresh but a screen's first); cold: all made again (as after a start). The scenes open a
-game over the menu in one VM, as a board does not (it starts a game in a fresh VM): a game
-can run out of heap here where it fits on the board.
+Each display on the MicroPython its profiles use, in rp2040js (tests/mpboard.py): the
+Display Pack's 240x135 on Pimoroni's 1.23, the SSD1306's 128x64 on plain 1.24.1. The
+firmware (companion/, shared_rules/) and firmware/mplib as .mpy on its littlefs (built as
+tests/mplane_board.py builds the lane's); each scene in a fresh VM (mpremote soft-reset, then
+exec), drawn by fbdisplay on an in-memory panel: the draw alone (the send is the panel's:
+~14 ms for the Display Pack's SPI). warm: the glyphs and pens it made kept (every refresh
+but a screen's first); cold: all made again (as after a start). free: the heap left.
 """
 
 import subprocess
@@ -78,32 +77,37 @@ def files(tmp):
 
 
 def main(argv):
-    uf2 = mpboard.PIMORONI_UF2 if "--pimoroni" in argv else mpboard.PLAIN_UF2
-    names = [a for a in argv if not a.startswith("--")] or list(scenes.SCENES)
+    names = argv or list(scenes.SCENES)
     with tempfile.TemporaryDirectory() as tmp:
         image = mplane_board.littlefs_image(files(tmp), Path(tmp) / "lfs.img").read_bytes()
         flash = bytearray(b"\xff" * FLASH)
         flash[LFS_AT:LFS_AT + len(image)] = image
-        (Path(tmp) / "flash.bin").write_bytes(bytes(flash))
-        board = mpboard.EmulatedBoard(Path(tmp) / "flash.bin").start(uf2=uf2)
-        try:
-            print("draw on the emulated Pico ({}), ms    warm   cold   free".format(uf2.name))
-            for kind, w, h in scenes.DISPLAYS:
+        print("draw on the emulated Pico, ms             warm   cold   free")
+        for kind, w, h in scenes.DISPLAYS:
+            # each display on the build its profiles use (tests/mpboard.py uf2_for)
+            uf2 = mpboard.PIMORONI_UF2 if kind == "st7789" else mpboard.PLAIN_UF2
+            print(" ", uf2.name)
+            (Path(tmp) / "flash.bin").write_bytes(bytes(flash))
+            board = mpboard.EmulatedBoard(Path(tmp) / "flash.bin").start(uf2=uf2)
+            try:
                 for name in names:
-                    code = SCRIPT.format(kind=kind, w=w, h=h, name=name)
-                    cmd = [str(ROOT / ".venv" / "bin" / "mpremote"), "connect", board.port,
-                           "exec", code]
-                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-                    line = [x for x in res.stdout.splitlines() if x.startswith("@@PICO")]
-                    if not line:
-                        print("  {} {}: {}".format(kind, name, (res.stdout + res.stderr)[-600:]))
-                        continue
-                    _, k, n, warm, cold, free = line[0].split()
-                    print("  {:8} {:18} {:6.1f} {:6.1f} {:7}".format(
-                        k, n.strip("'"), int(warm) / 1000, int(cold) / 1000, free))
-        finally:
-            board.stop()
+                    print(scene(board.port, kind, w, h, name))
+            finally:
+                board.stop()
     return 0
+
+
+def scene(port, kind, w, h, name):
+    code = SCRIPT.format(kind=kind, w=w, h=h, name=name)
+    cmd = [str(ROOT / ".venv" / "bin" / "mpremote"), "connect", port, "soft-reset", "exec",
+           code]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    line = [x for x in res.stdout.splitlines() if x.startswith("@@PICO")]
+    if not line:
+        return "  {} {}: {}".format(kind, name, (res.stdout + res.stderr)[-600:])
+    _, k, n, warm, cold, free = line[0].split()
+    return "  {:8} {:18} {:6.1f} {:6.1f} {:7}".format(k, n.strip("'"), int(warm) / 1000,
+                                                      int(cold) / 1000, free)
 
 
 if __name__ == "__main__":
