@@ -353,7 +353,8 @@ class TileGrid(_Layer):
         if not passes:
             return
         src = bm._tiles(self.tile_width, self.tile_height, s)
-        for pal, key, clear, pens in passes:  # (2 only on a 1-bit panel: no tiles overlap)
+        for i in range(len(passes)):  # (2 only on a 1-bit panel: no tiles overlap)
+            pal, key, clear, pens = passes[i]  # (by index: no iterator made a refresh)
             self._blits(dsp, x, y, s, src, pal, key, bm._blank if clear else -1, pens)
 
     def _blits(self, dsp, x0, y, s, src, pal, key, blank, pens):
@@ -483,5 +484,6 @@ class Group(_Layer):
         ox += self.x * s
         oy += self.y * s
         s *= self._s
-        for layer in self._l:
-            layer._draw(dsp, ox, oy, s)
+        layers = self._l
+        for i in range(len(layers)):  # (by index: no iterator made a group a refresh)
+            layers[i]._draw(dsp, ox, oy, s)

@@ -83,8 +83,13 @@ def screen(kind, w, h):
             lab._palette._p = None
         drv.refresh()
     cold = time.ticks_diff(time.ticks_us(), t) // 3
-    print("{} {}x{}: draw {} us warm, {} us cold; {} B kept after the first draw".format(
-        kind, w, h, warm, cold, held))
+    drv.refresh()
+    gc.collect()
+    a = gc.mem_alloc()
+    drv.refresh()
+    litter = gc.mem_alloc() - a
+    print("{} {}x{}: draw {} us warm, {} us cold; {} B kept after the first draw, {} B "
+          "allocated a refresh".format(kind, w, h, warm, cold, held, litter))
 
 screen("st7789", 240, 135)
 screen("ssd1306", 128, 64)
