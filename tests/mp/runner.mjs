@@ -108,5 +108,5 @@ try {
   out.push("@@CRASH " + (e && e.message ? e.message : String(e)));
   status = 3;
 }
-process.stdout.write(out.join("\n") + "\n");
-process.exit(status);
+// exit once the output is flushed: process.exit() right after write() cuts a pipe at 64 KB
+process.stdout.write(out.join("\n") + "\n", () => process.exit(status));
