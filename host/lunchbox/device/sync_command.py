@@ -207,8 +207,8 @@ def compile_step(files, boot, mpy_cross=None, py=False, progress=None, **choose_
     # what each .mpy was compiled from, so that doctor can compare the checkout's sources
     sources = {rel[:-3] + ".mpy": sync.digest(files[rel]) for rel in files
                if rel[:-3] + ".mpy" in out and rel not in out}
-    line = "compiled {} modules to .mpy with CircuitPython {}'s mpy-cross ({})".format(
-        len(sources), tool.release, how)
+    line = "compiled {} modules to .mpy with {} ({})".format(len(sources), tool.describe(),
+                                                               how)
     return out, line, None, {"mpy_cross": tool.text, "mpy_sources": sources}
 
 
