@@ -57,3 +57,10 @@ bench: $(STAMP) $(NODE_STAMP)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache
+
+# An emulated MicroPython Pico (the real MicroPython UF2 in rp2040js) on a pseudo-terminal: prints
+# its port for `lunchbox ... --port` and serves until Ctrl-C; its flash is kept between runs.
+.PHONY: board
+PROFILE ?= pico-ssd1306-5btn-mp
+board: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python tests/mpboard.py --profile $(PROFILE) $(BOARD_ARGS)

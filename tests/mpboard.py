@@ -4,11 +4,12 @@ it as to a Pico on a USB port. The board's flash is kept in a file between runs.
 
     python tests/mpboard.py --profile pico-ssd1306-5btn-mp     (or: make board PROFILE=...)
 
-prints the port to give `lunchbox` (``--port``) and serves until Ctrl-C. A board without
-flash (a new file) starts in its UF2 bootloader: a folder holding INFO_UF2.TXT, as the
-RPI-RP2 drive; `lunchbox flash --drive FOLDER` puts MicroPython on it. In the tests:
-``EmulatedBoard(flash_file).start()``, ``.port``, ``.cut()`` (the cable pulled: the board
-stops at that instruction, its flash as it is), ``.stop()``.
+prints the port to give `lunchbox` (``--port``) and serves until Ctrl-C. A new board has the
+profile's MicroPython and an empty littlefs; ``--bootloader`` starts one from a bare flash in
+its UF2 bootloader: a folder holding INFO_UF2.TXT, as the RPI-RP2 drive, where `lunchbox
+flash --drive FOLDER` puts MicroPython (as it does when the board is asked for its
+bootloader). In the tests: ``EmulatedBoard(flash_file).start()``, ``.port``, ``.cut()``
+(the cable pulled: the board stops at that instruction, its flash as it is), ``.stop()``.
 """
 
 import argparse
@@ -35,10 +36,16 @@ BOOTLOADER_EXIT = 4  # serve.js: the board asked for its bootloader
 
 
 def uf2_for(profile):
-    """The MicroPython image a profile's board runs: Pimoroni's (PicoGraphics) for a display
-    PicoGraphics drives, else plain MicroPython."""
-    name = str(profile)
-    return PIMORONI_UF2 if "display-pack" in name else PLAIN_UF2
+    """The MicroPython image a profile's board runs: Pimoroni's (PicoGraphics) when its
+    display needs it, else plain MicroPython (profiles.firmware_build)."""
+    try:
+        sys.path.insert(0, str(ROOT / "host"))
+        from lunchbox.hardware import profiles
+
+        build = profiles.firmware_build(profiles.load_profile(str(profile), check=False))
+    except Exception:  # a path or name lunchbox cannot read: go by the name
+        build = "micropython-pimoroni" if "display-pack" in str(profile) else "micropython"
+    return PIMORONI_UF2 if build == "micropython-pimoroni" else PLAIN_UF2
 
 
 class EmulatedBoard:
@@ -283,44 +290,55 @@ def _whole_uf2(data):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="serve an emulated MicroPython Pico on a "
-                                     "pseudo-terminal until Ctrl-C")
+    parser = argparse.ArgumentParser(
+        description="serve an emulated MicroPython Pico on a pseudo-terminal until Ctrl-C "
+                    "(the real MicroPython UF2 in rp2040js); its flash is kept in a file")
     parser.add_argument("--profile", default="pico-ssd1306-5btn-mp",
-                        help="the hardware profile: picks the MicroPython image")
-    parser.add_argument("--flash", help="the board's flash file (default: in "
-                        "$LUNCHBOX_CACHE or ~/.cache/lunchbox/boards/)")
-    parser.add_argument("--fresh", action="store_true",
-                        help="start from a bare flash (the bootloader drive)")
+                        help="the hardware profile: picks the MicroPython image (Pimoroni's "
+                             "with PicoGraphics for the Display Pack, else micropython.org's)")
+    parser.add_argument("--flash", help="the board's flash file (default: "
+                        "$LUNCHBOX_CACHE or ~/.cache/lunchbox, boards/PROFILE.flash)")
+    parser.add_argument("--bootloader", action="store_true",
+                        help="start from a bare flash, in the UF2 bootloader (its drive is a "
+                             "folder): try `lunchbox flash` on it")
     args = parser.parse_args(argv)
+
+    def stop(*_):
+        raise KeyboardInterrupt  # a kill stops it as Ctrl-C does: the flash is saved
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     cache = os.environ.get("LUNCHBOX_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lunchbox")
     flash = Path(args.flash or os.path.join(cache, "boards", args.profile + ".flash"))
     flash.parent.mkdir(parents=True, exist_ok=True)
-    if args.fresh and flash.exists():
+    uf2 = uf2_for(args.profile)
+    if args.bootloader and flash.exists():
         flash.unlink()
     board = EmulatedBoard(flash)
+    drive = flash.with_suffix(".RPI-RP2")
     try:
-        if not board._has_firmware():
-            drive = board.show_bootloader(flash.with_suffix(".RPI-RP2"))
-            print("bootloader drive: {}  (lunchbox flash --drive {} --uf2 {})".format(
-                drive, drive, uf2_for(args.profile)), flush=True)
+        if args.bootloader:
+            board.show_bootloader(drive)
+            print("bootloader drive: {}\ntry: lunchbox flash --drive {} --profile {} --uf2 {}"
+                  .format(drive, drive, args.profile, uf2), flush=True)
             while board.wait_flashed(timeout=3600) is None:
                 pass
         else:
-            board.start()
+            board.start(uf2=None if board._has_firmware() else uf2)
         while True:
-            if board.bootloader is None and board.running():
-                print("port: {}  (flash kept in {})".format(board.port, flash), flush=True)
-                print("try: lunchbox doctor --port {}".format(board.port), flush=True)
+            print("port: {}  (flash kept in {}; Ctrl-C stops it)".format(board.port, flash),
+                  flush=True)
+            print("try: lunchbox doctor --port {p}; lunchbox sync --port {p} --profile {prof}; "
+                  "lunchbox pull --port {p}".format(p=board.port, prof=args.profile), flush=True)
             while board.running():
                 time.sleep(0.5)
-            if board.exit_code() == BOOTLOADER_EXIT:
-                drive = board.show_bootloader(flash.with_suffix(".RPI-RP2"))
-                print("bootloader drive: {}".format(drive), flush=True)
-                while board.wait_flashed(timeout=3600) is None:
-                    pass
-            else:
+            if board.exit_code() != BOOTLOADER_EXIT:
                 return 0
+            board.show_bootloader(drive)
+            print("bootloader drive: {}".format(drive), flush=True)
+            while board.wait_flashed(timeout=3600) is None:
+                pass
     except KeyboardInterrupt:
         return 0
     finally:

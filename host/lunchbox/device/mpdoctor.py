@@ -75,9 +75,11 @@ def _micropython(report, board, info, device, profile_name, root, sync_cmd):
                        flash_fix("micropython-pimoroni"))
     if manifest is None:
         report.see("  firmware: not installed (no {} on the board)".format(mpboard.MANIFEST))
+        fits = micropython_profiles() if info.picographics else micropython_profiles(
+            "micropython")  # a plain MicroPython cannot drive the Display Pack
         report.problem("the Lunchbox firmware is not installed on the board on {}".format(
             device), "{} --profile {}".format(
-                sync_cmd, profile["id"] if profile else " | ".join(micropython_profiles())))
+                sync_cmd, profile["id"] if profile else " | ".join(fits)))
         return
     if manifest == {}:
         report.problem("the board's {} is unreadable".format(mpboard.MANIFEST),
