@@ -450,7 +450,9 @@ def _records():
 
     b = test_pull.board_with_games(4)
     b.store.append_record(2, b"MenuScreen|ValueError: boom")
-    return [(seq, kind, bytes(payload)) for seq, kind, payload in b.store.records()]
+    # numbered 1, 2, ... as a new board numbers them (the nvm store's numbers have gaps)
+    return [(n, kind, bytes(payload)) for n, (_seq, kind, payload) in
+            enumerate(b.store.records(), 1)]
 
 
 def _count(path):
@@ -459,11 +461,15 @@ def _count(path):
 
 
 def _put_records(port, recs, extra=()):
+    """The records as the board keeps them: a batch file of all but the last (LBR2 frames),
+    and the last in a one-record file (LBR1, the firmware before batches), through the
+    board itself."""
     with Direct(port) as d:
         d.run("import os\nfor p in ('/data', '/data/rec'):\n try:\n  os.mkdir(p)\n"
               " except OSError:\n  pass")
-        for seq, kind, payload in recs:
-            d.write("/data/rec/{:08d}.rec".format(seq), mppull.record_file(seq, kind, payload))
+        d.write("/data/rec/{:08d}.rec".format(recs[0][0]), mppull.batch_file(recs[:-1]))
+        seq, kind, payload = recs[-1]
+        d.write("/data/rec/{:08d}.rec".format(seq), mppull.record_file(seq, kind, payload))
         for name, data in extra:
             d.write("/data/rec/" + name, data)
 
@@ -473,33 +479,56 @@ def _on_board_records(port):
         return sorted(d.run("import os\nprint(' '.join(os.listdir('/data/rec')))").split())
 
 
+def _seqs_on_board(port):
+    """The sequence numbers of the records in the board's record files."""
+    out = []
+    with Direct(port) as d:
+        for name in sorted(d.run(
+                "import os\nprint(' '.join(os.listdir('/data/rec')))").split()):
+            if name.endswith(".rec"):
+                out += [r[0] for r in mppull.parse(int(name[:8]),
+                                                   d.read("/data/rec/" + name))]
+    return out
+
+
 def test_pull_stores_each_record_once_then_removes_it(fresh, tmp_path, capsys):
     recs = _records()
-    damaged = bytearray(mppull.record_file(90, 1, recs[0][2]))
-    damaged[-1] ^= 0xFF
-    _put_records(fresh.port, recs, [("00000091.tmp", b"LBR1\x01half a wri"),
-                                    ("{:08d}.rec".format(90), bytes(damaged))])
+    assert [r[0] for r in recs] == list(range(recs[0][0], recs[0][0] + len(recs)))
+    damaged = bytearray(mppull.batch_file([(90,) + recs[0][1:], (91,) + recs[1][1:]]))
+    damaged[20] ^= 0xFF  # in record 90's payload: 91 is whole
+    _put_records(fresh.port, recs, [("00000092.tmp", b"LBR2half a wri"),
+                                    ("00000090.rec", bytes(damaged))])
     db = str(tmp_path / "g.db")
     assert cli.main(["pull", "--port", fresh.port, "--db", db]) == 0
     out = capsys.readouterr().out
-    assert "6 new records" in out and "1 crash report" in out
-    assert "record 90 is corrupt" in out and "CRC" in out
-    assert _on_board_records(fresh.port) == ["00000091.tmp"]  # a cut write: left alone
+    assert "7 new records" in out and "1 crash report" in out
+    assert "record 90 is corrupt" in out and "CRC" in out and "record 91 is" not in out
+    assert _on_board_records(fresh.port) == ["00000092.tmp"]  # a cut write: left alone
     with dbmod.Database(db) as gdb:
         rows = gdb.conn.execute("SELECT seq, kind, raw, status FROM records").fetchall()
         by_seq = {r["seq"]: r for r in rows}
         for seq, kind, payload in recs:
             assert (by_seq[seq]["kind"], bytes(by_seq[seq]["raw"])) == (kind, payload)
-        assert by_seq[90]["status"] == "corrupt"
-        assert len(gdb.games()) == 4
-        assert len(rows) == 6
+        assert by_seq[90]["status"] == "corrupt" and by_seq[91]["status"] != "corrupt"
+        assert len(rows) == 7
     assert cli.main(["pull", "--port", fresh.port, "--db", db]) == 0
     assert "0 new records" in capsys.readouterr().out
-    assert _count(db) == 6
+    assert _count(db) == 7
+
+
+def test_record_files_read_as_the_board_writes_them():
+    recs = [(7, 1, b"abc"), (8, 2, b""), (9, 1, bytes(range(256)) * 3)]
+    assert mppull.parse(7, mppull.batch_file(recs)) == [r + (None,) for r in recs]
+    assert mppull.parse(5, mppull.record_file(5, 1, b"xyz")) == [(5, 1, b"xyz", None)]
+    cut = mppull.batch_file(recs)[:-10]
+    got = mppull.parse(7, cut)
+    assert got[:2] == [r + (None,) for r in recs[:2]] and got[2][3] == "a frame cut short"
+    junk = mppull.parse(7, mppull.batch_file(recs[:1]) + b"garbage")
+    assert junk[0][3] is None and junk[1][0] == 8 and "not a record frame" in junk[1][3]
 
 
 @pytest.mark.parametrize("where,pattern,extra", [
-    ("while reading", b"/data/rec/00000002.rec", 5),
+    ("while reading", b"f=open('/data/rec/", 5),
     ("after the commit, before the removal", b"os.remove('/data/rec/", 0),
 ])
 def test_a_cable_cut_mid_pull_loses_nothing_and_stores_nothing_twice(
@@ -514,11 +543,14 @@ def test_a_cable_cut_mid_pull_loses_nothing_and_stores_nothing_twice(
     fresh.stop()
     fresh.start()
     stored = _count(db) if os.path.exists(db) else 0
-    left = _on_board_records(fresh.port)
-    assert stored + len(left) >= len(recs)  # nothing lost
+    left = _seqs_on_board(fresh.port)
+    with dbmod.Database(db) as gdb:
+        kept = {r["seq"] for r in gdb.conn.execute("SELECT seq FROM records")}
+    assert kept | set(left) == {seq for seq, _, _ in recs}  # nothing lost
+    assert stored == len(kept)
     with dbmod.Database(db) as gdb:
         res = mppull.pull(fresh.port, gdb, set_clock=False)
-        assert res.new + res.already == len(left)
+        assert res.new + res.already == len(left) and res.new == len(set(left) - kept)
         seqs = [r["seq"] for r in gdb.conn.execute("SELECT seq FROM records")]
     assert sorted(seqs) == sorted(seq for seq, _, _ in recs)  # each exactly once
     assert _on_board_records(fresh.port) == []
