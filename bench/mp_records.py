@@ -1,16 +1,19 @@
-"""How many finished-game records a 2 MB Pico keeps on MicroPython's littlefs.
+"""How many finished-game records a 2 MB Pico keeps on MicroPython's littlefs, and what an
+append and a mount cost.
 
 Plain MicroPython 1.24.1 for the Pico leaves 1408 KB of the flash to its file system: littlefs
-v2, 4 KB blocks (352 of them), set up as the rp2 port mounts it (read 32, prog 256 bytes: a
-1 KB cache, 32 bytes of lookahead, block_cycles 100; extmod/vfs_lfsx.c). This builds such an
-image with littlefs-python (the same C library), puts on it what `lunchbox sync` puts on a
-board (lunchbox.device.mpfiles.board_files: the .mpy, /lib, settings.toml), then runs the
-firmware's own FileStore on it and appends finished-game records until the store refuses one
-(it keeps RESERVE bytes for the saved game). It prints, for each record size, how many fit,
-what room() said beforehand, and, for comparison only, how many would fit packed several to
-a file (not the layout the host reads).
+v2, 4 KB blocks (352 of them), set up as the rp2 port mounts it (rp2's _boot.py: VfsLfs2 with
+progsize=256; extmod/vfs_lfs.c's defaults for the rest: read 32, lookahead 32, so a 1 KB cache,
+and block_cycles 100). This builds such an image with littlefs-python (the same C library),
+puts on it what `lunchbox sync` puts on a board (lunchbox.device.mpfiles.board_files: the .mpy,
+/lib, settings.toml), then runs the firmware's own FileStore on it and appends finished-game
+records until the store refuses one (it keeps RESERVE bytes for the saved game). It prints, for
+each record size, how many fit, what room() said beforehand, and what an append costs the flash
+on average (blocks erased, bytes programmed, bytes littlefs read); then the same for 200-byte
+records in batches of other sizes (the store's BATCH_MAX is chosen from these), and what a
+mount with records waiting reads (the store reads frame headers, no payload).
 
-    .venv/bin/python bench/mp_records.py [--profile pico-display-pack-mp]
+    .venv/bin/python bench/mp_records.py [--profile pico-display-pack-mp] [--quick]
 """
 
 import argparse
@@ -24,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 sys.path.insert(0, str(ROOT))
 
-from companion.core.filestore import FileStore  # noqa: E402
+from companion.core.filestore import BATCH_MAX, FileStore  # noqa: E402
 
 BLOCK = 4096
 BLOCKS = 352  # 1408 KB: MicroPython 1.24.1's rp2 file system on a 2 MB Pico
@@ -76,8 +79,11 @@ class _File:
     def __exit__(self, *exc):
         self.close()
 
-    def read(self):
-        return self.fs._call(self.f.read)
+    def read(self, n=-1):
+        return self.fs._call(self.f.read, n)
+
+    def seek(self, at, whence=0):
+        return self.fs._call(self.f.seek, at, whence)
 
     def write(self, data):
         return self.fs._call(self.f.write, data)
@@ -110,61 +116,123 @@ def image(files):
     return fs
 
 
-def fill(size, files, game=600):
-    """(records kept, room() said at the start, blocks used by the firmware) for records of
-    ``size`` bytes beside a saved game of ``game`` bytes and the settings."""
-    fs = image(files)
-    base = fs.used_block_count
+class Counting(littlefs.UserContext):
+    """The flash, counting what littlefs does to it."""
+
+    def __init__(self, buffer):
+        super().__init__(buffer=buffer)
+        self.erases = self.progged = self.read_bytes = 0
+
+    def read(self, cfg, block, off, size):
+        self.read_bytes += size
+        return super().read(cfg, block, off, size)
+
+    def prog(self, cfg, block, off, data):
+        self.progged += len(data)
+        return super().prog(cfg, block, off, data)
+
+    def erase(self, cfg, block):
+        self.erases += 1
+        return super().erase(cfg, block)
+
+
+class CountingFs(LfsFs):
+    """The store's own file calls, counted: files opened, bytes it read."""
+
+    def __init__(self, fs):
+        super().__init__(fs)
+        self.opens = self.read_bytes = 0
+
+    def open(self, path, mode):
+        self.opens += 1
+        f = super().open(path, mode)
+        read = f.read
+
+        def counted(n=-1):
+            out = read(n)
+            self.read_bytes += len(out)
+            return out
+
+        f.read = counted
+        return f
+
+
+def counted(fs):
+    """``fs`` (a littlefs-python LittleFS) again, on a flash that counts."""
+    ctx = Counting(bytearray(fs.context.buffer))
+    return ctx, littlefs.LittleFS(context=ctx, mount=True, **GEOMETRY)
+
+
+def fill(size, files, game=600, batch=None):
+    """(records kept, room() said at the start, erases, bytes programmed, bytes read by
+    littlefs for an append on average) for records of ``size`` bytes beside a saved game of
+    ``game`` bytes and the settings."""
+    ctx, fs = counted(image(files))
     store = FileStore("/data", fs=LfsFs(fs))
+    if batch is not None:
+        store.batch_max = batch
     store.save_settings(bytes(42))
     store.save_game("space_lunch", bytes(range(256)) * (game // 256) + bytes(game % 256))
     said = store.room(size)
     n = 0
+    ctx.erases = ctx.progged = ctx.read_bytes = 0
     while store.append_record(3, bytes((n + k) & 0xFF for k in range(size))) is not None:
         n += 1
-    # the saved game still saves, and everything kept mounts back
+    cost = (ctx.erases / n, ctx.progged / n, ctx.read_bytes / n)
+    # the saved game still saves, and everything kept mounts back, in order
     store.save_game("space_lunch", bytes(game))
     again = FileStore("/data", fs=LfsFs(fs))
     assert again.load_game() == ("space_lunch", bytes(game))
     assert len(again.records()) == n
-    return n, said, base
+    assert [r[0] for r in again.records()] == list(range(1, n + 1))
+    return (n, said) + cost
 
 
-def packed(size, files, per_block=BLOCK - 256):
-    """For comparison, not the store's layout: records of ``size`` bytes appended into
-    shared files of up to ``per_block`` bytes (several records a file). How many fit."""
+def mount_cost(files, waiting, size=200):
+    """What a mount reads with ``waiting`` records of ``size`` bytes on the board: (files the
+    store opened, bytes it read, bytes littlefs read from the flash, the records' bytes)."""
     fs = image(files)
-    n = k = 0
-    try:
-        while True:
-            name = "/r{:06d}".format(k)
-            with fs.open(name, "wb") as f:
-                used = 0
-                while used + size + 9 <= per_block:
-                    f.write(bytes(size + 9))
-                    used += size + 9
-                    n += 1
-            k += 1
-    except LittleFSError:
-        pass
-    return n
+    store = FileStore("/data", fs=LfsFs(fs))
+    for i in range(waiting):
+        store.append_record(3, bytes((i + k) & 0xFF for k in range(size)))
+    ctx, fs = counted(fs)
+    calls = CountingFs(fs)
+    ctx.read_bytes = 0
+    again = FileStore("/data", fs=calls)
+    assert again.waiting() == waiting and len(again.records()) == waiting
+    return calls.opens, calls.read_bytes, ctx.read_bytes, waiting * size
+
+
+ROW = "{:>14} {:>13} {:>16} {:>14} {:>14} {:>14}"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--profile", default="pico-display-pack-mp")
+    ap.add_argument("--quick", action="store_true", help="the record sizes only")
     args = ap.parse_args()
     files = board_files(args.profile)
     fs = image(files)
     print("littlefs {} KB ({} blocks of {} B); the board's files for {}: {} files, {} KB, "
-          "{} blocks".format(BLOCK * BLOCKS // 1024, BLOCKS, BLOCK, args.profile, len(files),
-                             sum(len(v) for v in files.values()) // 1024,
-                             fs.used_block_count))
-    print("{:>12} {:>14} {:>16} {:>22}".format("record bytes", "records kept",
-                                               "room() at start", "packed, for comparison"))
-    for size in (90, 200, 260, 512, 1024):
-        n, said, base = fill(size, files)
-        print("{:>12} {:>14} {:>16} {:>22}".format(size, n, said, packed(size, files)))
+          "{} blocks; batches of up to {} B".format(
+              BLOCK * BLOCKS // 1024, BLOCKS, BLOCK, args.profile, len(files),
+              sum(len(v) for v in files.values()) // 1024, fs.used_block_count, BATCH_MAX))
+    print(ROW.format("record bytes", "records kept", "room() at start", "erases/append",
+                     "prog B/append", "read B/append"))
+    row = "{:>14} {:>13} {:>16} {:>14.2f} {:>14.0f} {:>14.0f}"
+    for size in (90, 200, 260, 512):
+        print(row.format(size, *fill(size, files)), flush=True)
+    if args.quick:
+        return
+    print("200-byte records, batches of other sizes:")
+    for batch in (1024, 2048, 8192):
+        print(row.format("batch " + str(batch), *fill(200, files, batch=batch)), flush=True)
+    print("a mount with 200-byte records waiting:")
+    for waiting in (100, 500, 1000):
+        opens, store_read, flash_read, payload = mount_cost(files, waiting)
+        print("  {:>5} waiting: {} files opened, the store read {} B (frame headers; the "
+              "records hold {} B), littlefs read {} KB of flash".format(
+                  waiting, opens, store_read, payload, flash_read // 1024), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,8 @@
 """Power cuts under the file store, everywhere they can fall:
 
+- on littlefs alone: an append to a file (what the store does to add a record to its batch)
+  cut at every program and erase leaves the file as it was or with the whole new bytes (the
+  claim the batch layout rests on: littlefs commits a file at close, copy-on-write);
 - on littlefs itself (littlefs-python, the Pico's geometry): the flash frozen at every program
   and erase the store's writes cause, each program also cut half way (its first half
   programmed), then the image mounted again as the board would after the cut;
@@ -63,14 +66,24 @@ def mount(buffer, ctx=None):
     return FileStore("/data", mp_records.LfsFs(littlefs.LittleFS(context=ctx, **GEOMETRY)))
 
 
+def _long(i):
+    return bytes((i + k) & 255 for k in range(1000))
+
+
 SESSION = (
     lambda s: s.save_settings(b"alice bob"),
     lambda s: s.save_game("space_lunch", bytes(range(80))),
     lambda s: s.save_game("space_lunch", bytes(range(82))),
-    lambda s: s.append_record(3, b"a finished game" * 8),
+    lambda s: s.append_record(3, b"a finished game" * 8),  # appended to the batch of record 1
     lambda s: s.save_game("aqua_brunch", bytes(600)),  # over littlefs's inline size
     lambda s: s.append_record(2, b"crash"),
-    lambda s: s.ack_records(1),
+    lambda s: s.append_record(3, _long(4)),  # the batch outgrows its inline place: a block
+    lambda s: s.append_record(3, _long(5)),  # appended in that block (copied to a new one)
+    lambda s: s.append_record(3, _long(6)),
+    lambda s: s.append_record(3, _long(7)),  # past BATCH_MAX: a new batch file, 00000007.rec
+    lambda s: s.ack_records(1),  # hides record 1, removes no file
+    lambda s: s.append_record(3, b"after the ack"),
+    lambda s: s.ack_records(6),  # the first batch all acknowledged: removed
     lambda s: s.clear_game(),
     lambda s: s.save_settings(b"carol"),
 )
@@ -100,7 +113,8 @@ def test_a_cut_at_every_program_and_erase_of_littlefs(half):
     for step in SESSION:
         step(s)
     total = count.n
-    assert total > 40
+    assert total > 80
+    assert sorted(s.fs.listdir("/data/rec")) == ["00000007.rec"]  # the batches were made
     seen = set()
     for at in range(total):
         ctx = CutFlash(bytearray(base), at, half)
@@ -121,6 +135,47 @@ def test_a_cut_at_every_program_and_erase_of_littlefs(half):
         assert state(mount(got.fs.lfs.context.buffer))[0] == ("lunch", b"after")
     # the cuts fell in every step: each state the session goes through was the one found
     assert seen >= set(range(len(SESSION)))
+
+
+def _lfs(buffer):
+    return littlefs.LittleFS(context=littlefs.UserContext(buffer=bytearray(buffer)),
+                             **GEOMETRY)
+
+
+@pytest.mark.parametrize("old,new", [(100, 150), (400, 300), (1500, 1000), (3000, 1000)],
+                         ids=["inline", "inline-to-block", "in-block", "near-full-block"])
+@pytest.mark.parametrize("half", [False, True])
+def test_an_append_is_atomic_on_littlefs(old, new, half):
+    """littlefs alone: a file of ``old`` bytes, opened "ab", ``new`` bytes written, closed; the
+    power cut at each program and erase of that; the file after is the old or the new one."""
+    fs = littlefs.LittleFS(**GEOMETRY)
+    fs.mkdir("/rec")
+    before = bytes((7 * k) & 255 for k in range(old))
+    with fs.open("/rec/00000001.rec", "wb") as f:
+        f.write(before)
+    with fs.open("/rec/00000900.rec", "wb") as f:  # a neighbour in the same folder
+        f.write(b"neighbour")
+    base = bytearray(fs.context.buffer)
+    more = bytes((3 * k + 1) & 255 for k in range(new))
+    count = CutFlash(bytearray(base))
+    lfs = littlefs.LittleFS(context=count, mount=True, **GEOMETRY)
+    with lfs.open("/rec/00000001.rec", "ab") as f:
+        f.write(more)
+    assert count.n >= 1
+    found = set()
+    for at in range(count.n):
+        ctx = CutFlash(bytearray(base), at, half)
+        lfs = littlefs.LittleFS(context=ctx, mount=True, **GEOMETRY)
+        with lfs.open("/rec/00000001.rec", "ab") as f:
+            f.write(more)
+        got = _lfs(ctx.image)
+        with got.open("/rec/00000001.rec", "rb") as f:
+            data = f.read()
+        assert data in (before, before + more), (at, len(data))
+        found.add(data == before + more)
+        with got.open("/rec/00000900.rec", "rb") as f:
+            assert f.read() == b"neighbour"
+    assert False in found  # the cuts before the commit left the old file
 
 
 def _random_session(rng, n):

@@ -92,7 +92,8 @@ class CutFs:
     def open(self, path, mode):
         if self._step():
             raise PowerCut()
-        return _CutFile(self, self.os.open(path, mode))
+        f = self.os.open(path, mode)
+        return _CutFile(self, f, path if "a" in mode or "w" in mode else None)
 
     def rename(self, a, b):
         if self._step():
@@ -121,24 +122,46 @@ class CutFs:
 
 
 class _CutFile:
-    def __init__(self, fs, f):
+    def __init__(self, fs, f, path=None):
         self.fs = fs
         self.f = f
+        self.path = path
+        self.size = None
+        if path is not None:
+            try:
+                self.size = os.stat(path)[6]
+            except OSError:
+                self.size = 0
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        if exc[0] is OSError and self.size is not None and exc[1].args[0] == 28:
+            # ENOSPC at close: as on littlefs (which commits a file at close), the file
+            # stays as it was when opened
+            self.f.close()
+            data = read(self.path)[:self.size]
+            write(self.path, data)
+            return False
         if exc[0] is PowerCut:
             self.f.close()  # (the bytes written so far stay, as a cut can leave them)
             return False
-        if self.fs._step():
+        try:
+            cut = self.fs._step()
+        except OSError:
+            self.__exit__(OSError, OSError(28), None)
+            raise
+        if cut:
             self.f.close()
             raise PowerCut()
         self.f.close()
 
-    def read(self):
-        return self.f.read()
+    def read(self, n=-1):
+        return self.f.read(n)
+
+    def seek(self, at, whence=0):
+        return self.f.seek(at, whence)
 
     def write(self, data):
         if self.fs._step():
@@ -166,26 +189,71 @@ def test_a_blank_folder_mounts_fresh_and_saves_round_trip():
     clean(root)
 
 
-def test_records_are_the_files_the_host_reads():
+def frame(seq, kind, payload):
+    body = seq.to_bytes(4, "big") + bytes((kind, len(payload) >> 8, len(payload) & 255))
+    body += payload
+    return b"LBR2" + body + crc32(body).to_bytes(4, "big")
+
+
+def test_records_are_the_batch_files_the_host_reads():
     root = fresh_root()
     s = FileStore(root)
     assert s.append_record(3, b"game one") == 1
     assert s.append_record(2, b"crash") == 2
     assert s.append_record(1, b"bare") == 3
-    # the contract with `lunchbox pull`: rec/NNNNNNNN.rec = LBR1, kind, payload, CRC-32 of
-    # kind + payload, big-endian
-    for seq, kind, payload in ((1, 3, b"game one"), (2, 2, b"crash"), (3, 1, b"bare")):
-        body = bytes((kind,)) + payload
-        name = root + "/rec/{:08d}.rec".format(seq)
-        assert read(name) == b"LBR1" + body + crc32(body).to_bytes(4, "big")
-    assert sorted(os.listdir(root + "/rec")) == ["00000001.rec", "00000002.rec",
-                                                 "00000003.rec"]
+    # the contract with `lunchbox pull`: rec/NNNNNNNN.rec (the first record's number) =
+    # frames of LBR2, seq, kind, length, payload, CRC-32 of seq..payload, big-endian
+    assert os.listdir(root + "/rec") == ["00000001.rec"]
+    assert read(root + "/rec/00000001.rec") == (frame(1, 3, b"game one") + frame(2, 2, b"crash")
+                                                + frame(3, 1, b"bare"))
     t = FileStore(root)
     assert list(t.records()) == [(1, 3, b"game one"), (2, 2, b"crash"), (3, 1, b"bare")]
     assert len(t.records()) == 3
     assert t.waiting() == 2  # the crash is not a game
     assert t.kept(b"are") and not t.kept(b"one")  # the newest game record, not a crash
     assert t.stats()["records"] == 3 and t.stats()["seq"] == 4
+    clean(root)
+
+
+def test_a_batch_ends_before_it_would_pass_batch_max():
+    root = fresh_root()
+    s = FileStore(root)
+    big = bytes(range(256)) * 4  # 1024 bytes: 1039 a frame, three to a 4 KB batch
+    for i in range(7):
+        assert s.append_record(3, big[i:] + big[:i]) == i + 1
+    assert sorted(os.listdir(root + "/rec")) == ["00000001.rec", "00000004.rec",
+                                                 "00000007.rec"]
+    assert [len(read(root + "/rec/" + n)) for n in sorted(os.listdir(root + "/rec"))] == [
+        3 * 1039, 3 * 1039, 1039]
+    t = FileStore(root)
+    assert [(r[0], r[2]) for r in t.records()] == [(i + 1, big[i:] + big[:i]) for i in range(7)]
+    assert t.waiting() == 7 and len(t.records()) == 7
+    assert t.append_record(3, b"small") == 8  # the newest batch has room: appended
+    assert sorted(os.listdir(root + "/rec"))[-1] == "00000007.rec"
+    assert t.kept(b"small")
+    clean(root)
+
+
+def test_files_of_the_firmware_before_batches_still_read():
+    root = fresh_root()
+    s = FileStore(root)
+    s.append_record(3, b"placeholder")
+    clean(root)
+    os.mkdir(root)
+    os.mkdir(root + "/rec")
+    for seq, kind, payload in ((4, 3, b"old game"), (5, 2, b"old crash")):
+        body = bytes((kind,)) + payload
+        write(root + "/rec/{:08d}.rec".format(seq), b"LBR1" + body + crc32(body).to_bytes(4, "big"))
+    write(root + "/rec/00000006.rec", b"LBR1\x03damaged with the wrong crc")
+    t = FileStore(root)
+    assert len(t.records()) == 3 and t.status is None
+    assert list(t.records()) == [(4, 3, b"old game"), (5, 2, b"old crash")]
+    assert t.status == "Corrupt save files set aside: record 6"
+    assert t.kept(b"old game")
+    assert t.append_record(3, b"new") == 7  # a batch of its own, after the old files
+    assert read(root + "/rec/00000007.rec") == frame(7, 3, b"new")
+    assert list(FileStore(root).records()) == [(4, 3, b"old game"), (5, 2, b"old crash"),
+                                               (7, 3, b"new")]
     clean(root)
 
 
@@ -210,8 +278,13 @@ def test_ack_removes_the_files_and_never_hides_records_not_written():
         s.append_record(3, bytes((i,)))
     assert s.ack_records(2) is True
     assert s.ack_records(2) is False
-    assert sorted(os.listdir(root + "/rec")) == ["00000003.rec", "00000004.rec"]
-    assert s.ack_records(99) is True  # up to the newest only
+    # the batch still holds 3 and 4: it stays, its first two hidden
+    assert os.listdir(root + "/rec") == ["00000001.rec"]
+    assert [r[0] for r in FileStore(root).records()] == [3, 4]
+    assert [r[0] for r in FileStore(root).records(True)] == [1, 2, 3, 4]
+    assert s.waiting() == 2 and len(s.records()) == 2
+    assert s.ack_records(99) is True  # up to the newest only: the whole batch goes
+    assert os.listdir(root + "/rec") == []
     assert s.append_record(3, b"new") == 5
     assert [r[0] for r in FileStore(root).records()] == [5]
     with raises(ValueError, "-1"):
@@ -239,7 +312,7 @@ def test_a_cut_write_leaves_a_tmp_that_the_mount_removes():
     s = FileStore(root)
     s.save_game("aqua", b"old")
     write(root + "/game.tmp", b"LBS1half a new gam")
-    write(root + "/rec/00000007.tmp", b"LBR1\x03cut")
+    write(root + "/rec/00000007.tmp", b"LBR2\x00\x00\x00\x07cut")
     t = FileStore(root)
     assert t.status is None and t.load_game() == ("aqua", b"old")
     assert sorted(os.listdir(root)) == ["game.lbs", "rec"]
@@ -269,21 +342,46 @@ def test_a_corrupt_game_file_is_set_aside_and_the_rest_kept():
     clean(root)
 
 
-def test_a_corrupt_record_is_set_aside_when_read_and_the_others_kept():
+def test_a_corrupt_frame_is_skipped_and_named_and_its_batch_kept():
     root = fresh_root()
     s = FileStore(root)
     for i in range(3):
         s.append_record(3, ("record %d" % i).encode())
-    write(root + "/rec/00000002.rec", b"LBR1\x03record 2 with the wrong crc")
+    path = root + "/rec/00000001.rec"
+    data = bytearray(read(path))
+    data[len(frame(1, 3, b"record 0")) + 13] ^= 0x20  # a byte of record 2's payload
+    write(path, data)
     t = FileStore(root)
+    assert t.status is None and len(t.records()) == 3  # the mount reads no payload
     assert [r[0] for r in t.records()] == [1, 3]
     assert t.status == "Corrupt save files set aside: record 2"
-    assert exists(root + "/rec/00000002.bad")
+    assert read(path) == data  # kept whole, for the host (it stores 1 and 3, says so)
+    assert t.append_record(3, b"next") == 4
+    assert [r[0] for r in FileStore(root).records()] == [1, 3, 4]
+    clean(root)
+
+
+def test_a_batch_cut_short_is_cut_back_to_its_whole_frames():
+    # littlefs commits an append at close; a folder of another file system may keep part
+    root = fresh_root()
+    s = FileStore(root)
+    s.append_record(3, b"one")
+    s.append_record(3, b"two")
+    path = root + "/rec/00000001.rec"
+    whole = read(path)
+    for cut in (3, 11, 19):
+        write(path, whole + frame(3, 3, b"three")[:cut])
+        t = FileStore(root)
+        assert t.status is None and read(path) == whole
+        assert list(t.records()) == [(1, 3, b"one"), (2, 3, b"two")]
+    assert t.append_record(3, b"three") == 4  # 3 was taken before the cut: a gap
+    assert [r[0] for r in FileStore(root).records()] == [1, 2, 4]
+    assert sorted(os.listdir(root + "/rec")) == ["00000001.rec", "00000004.rec"]
+    # a bad header further in: what comes before it is kept, the batch never appended to
+    write(path, whole + b"LBR2\x00\x00\x00\x09" + bytes(40))
     u = FileStore(root)
-    assert u.status == "Corrupt save files set aside: record 2"
-    assert [r[0] for r in u.records()] == [1, 3]
-    u.save_settings(b"x")  # a write: the notice has been seen
-    assert FileStore(root).status is None
+    assert u.status == "Corrupt save files set aside: record 3"
+    assert [r[0] for r in u.records()] == [1, 2, 4]
     clean(root)
 
 
@@ -316,9 +414,18 @@ def test_a_full_file_system_loses_nothing_saved():
         assert sorted(os.listdir(root)) == ["game.lbs", "meta.lbs", "rec", "settings.lbs"]
     s.fs = CutFs(full_at=1)
     assert s.save_settings(b"other") is False and s.load_settings() == b"names"
-    for at in range(8):  # the counters' write (open, write, close, rename), then the record's
+    # the counters' write (open, write, close, rename), then the record's appended to its
+    # batch (open, write, close)
+    for at in range(7):
         s.fs = CutFs(full_at=at)
         assert s.append_record(3, b"no room") is None
+        assert read(root + "/rec/00000001.rec") == frame(1, 3, b"kept")
+    # a new batch's file (open, write, close, rename): the one before it is not appended to
+    for at in range(4):
+        s._batches[-1][3] = False
+        s.fs = CutFs(full_at=4 + at)
+        assert s.append_record(3, b"no room") is None
+        assert os.listdir(root + "/rec") == ["00000001.rec"]
     s.fs = filestore._OsFs()
     t = FileStore(root)
     assert t.load_game() == ("aqua", b"saved") and t.load_settings() == b"names"

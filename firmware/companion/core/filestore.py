@@ -1,22 +1,29 @@
 """Saves and records in files, on MicroPython's littlefs: the same API as store.Store (the nvm
-log CircuitPython has), laid out so that every write is one file written aside and renamed
-(littlefs renames atomically: a power cut leaves the old file or the new one, never half of
-either). docs/persistence.md, "On MicroPython: littlefs".
+log CircuitPython has), laid out so that every write is atomic on littlefs: a state file is
+written aside and renamed over the old one, a record is appended to its batch file, which
+littlefs commits at close (copy-on-write: a power cut leaves the file as it was, never half a
+frame; tests/test_filestore_powercut.py cuts at every program and erase to hold it to that).
+docs/persistence.md, "On MicroPython: littlefs".
 
 Under ``root`` (/data on the board):
 
 - ``game.lbs``, ``settings.lbs``, ``meta.lbs``: the saved game, the settings, and the record
   counters (next sequence number, acknowledged one, the kinds that are not games, the last game
   record kept); each b"LBS1" + body + CRC-32 of the body (4 bytes, big-endian).
-- ``rec/NNNNNNNN.rec``: one finished game (or crash) each, until the host has it: b"LBR1" +
-  kind + payload + CRC-32 of kind and payload. The host (`lunchbox pull` over mpremote) reads
-  them and removes each one it has stored; this layout is its contract.
+- ``rec/NNNNNNNN.rec``: a batch of records, NNNNNNNN (8 digits) the first one's sequence
+  number, until the host has them: frames of b"LBR2" + seq (4 bytes) + kind (1) + payload
+  length (2) + payload + CRC-32 of seq..payload (4), all big-endian, the numbers in a file
+  consecutive. A record is appended to the newest batch while that stays within BATCH_MAX
+  bytes (one 4 KB block), else it starts a new one (written as .tmp and renamed). A file of
+  the firmware before batches holds one record: b"LBR1" + kind + payload + CRC-32 of kind and
+  payload; it is still read. The host (`lunchbox pull` over mpremote) reads them and removes
+  a file once it has stored all its records; this layout is its contract.
 - ``*.tmp``: a write cut by a power cut (removed at mount); ``*.bad``: a file found corrupt,
   set aside (named in ``status`` until the next write removes it).
 
-Mounting never raises: ``status`` is None or a short message for the screen. A record file is
-checked when it is read (records(), kept()), not at mount: opening a file on littlefs walks its
-folder, so reading them all at every start would cost seconds with hundreds waiting.
+Mounting never raises: ``status`` is None or a short message for the screen. The mount walks
+each batch's frame headers (seeking past the payloads: no payload is read) to count its
+records; a payload's CRC is checked when it is read (records(), kept()).
 """
 
 from shared_rules._compat import const
@@ -32,22 +39,24 @@ from .saveformat import (
 )
 
 ENOSPC = const(28)  # littlefs's "no space" (MicroPython's errno module lacks the name)
-REC_MAGIC = b"LBR1"
+REC_MAGIC = b"LBR1"  # one record a file (the firmware before batches): read, never written
+BATCH_MAGIC = b"LBR2"  # a frame of a batch file
+HEAD = const(11)  # a frame's magic, seq, kind, length
+FRAME = const(15)  # ... and its CRC: a frame is FRAME + its payload
 STATE_MAGIC = b"LBS1"
 # Bytes of free space a finished-game record may not take: the saved game (up to 1 KB, written
 # aside before the old one goes) and the settings always find room, however many records wait.
 RESERVE = const(24576)
-# What a record costs the file system, for room(). A file of up to 512 bytes lives inline in
-# its folder's metadata pair (two 4 KB blocks), and littlefs splits a pair in halves when it
-# holds 2 KB, so the pairs behind the newest keep about 1 KB of files each; a longer file takes
-# a block. bench/mp_records.py measured 926 B a record of 90 bytes on the Pico's littlefs, 1852
-# for 200, 2081 for 260, 4385 for 512; rec_cost() gives 1024, 2048, 2730, 4608.
-INLINE_MAX = const(512)
-PAIR = const(8192)  # a metadata pair's two blocks ...
-PAIR_FILES = const(1024)  # ... hold this much of its files (with their names and tags)
-FILE_TAGS = const(20)  # a file's name and tags in the pair
-BLOCK_COST = const(4608)  # a record in a block of its own, and its entry
-
+# A batch file stays within one 4 KB block: littlefs copies a file's last block to a new one at
+# each append (copy-on-write), so an append costs about one block's copy whatever the batch's
+# size, and a batch of one block has no skip-list pointers. bench/mp_records.py, 200-byte
+# records on the Pico's littlefs: batches of 1 KB keep 675, 2 KB 1515, 4 KB 3195, 8 KB 3308.
+BATCH_MAX = const(4096)
+BLOCK = const(4096)  # littlefs's block on the Pico
+# A batch file's share of its folder's metadata pairs: its entry (name, tags, MicroPython's
+# mtime) and the log of its appends, pairs split in two when half full. bench/mp_records.py:
+# room() then says 2-4 % less than the records that fit.
+ENTRY_COST = const(320)
 KEEP_OTHER = const(32)  # crash records remembered in meta (waiting() counts the rest as games)
 
 _WHAT = {"game": "game", "settings": "settings", "meta": "record counters"}
@@ -86,17 +95,21 @@ def _full(exc):
     return isinstance(exc, OSError) and exc.args and exc.args[0] == ENOSPC
 
 
-def rec_cost(size):
-    """Bytes of the file system a record of ``size`` payload bytes takes (an estimate that
-    errs high: room() must not promise more than fits)."""
-    n = len(REC_MAGIC) + 1 + size + 4
-    if n > INLINE_MAX:
-        return BLOCK_COST
-    return min(BLOCK_COST, PAIR // max(1, PAIR_FILES // (n + FILE_TAGS)))
+def rec_cost(size, batch=BATCH_MAX):
+    """Bytes of the file system a record of ``size`` payload bytes takes, packed in batches
+    (an estimate that errs high: room() must not promise more than fits)."""
+    blocks = (batch + BLOCK - 1) // BLOCK
+    return (blocks * BLOCK + ENTRY_COST) // max(1, batch // (size + FRAME)) + 1
 
 
 def rec_name(seq):
     return "{:08d}".format(seq)
+
+
+def frame(seq, kind, payload):
+    """A record's frame in a batch file."""
+    body = seq.to_bytes(4, "big") + bytes((kind,)) + len(payload).to_bytes(2, "big") + payload
+    return BATCH_MAGIC + body + crc32(body).to_bytes(4, "big")
 
 
 def seal(magic, body):
@@ -124,7 +137,11 @@ class FileStore:
         self.root = root
         self._game = None  # (game_id, payload)
         self._settings = None
-        self._seqs = []  # sequence numbers of the record files, ascending
+        self.batch_max = BATCH_MAX
+        # the record files, oldest first: [first seq, records, bytes, appendable, 1 or 2 (LBR1,
+        # LBR2)]; the numbers in a file are consecutive
+        self._batches = []
+        self._crashes = []  # numbers of the records in the files that are not games
         self._next = 1
         self._ack = 0
         self._other = []  # sequence numbers of records that are not games (crashes)
@@ -137,7 +154,7 @@ class FileStore:
             self.error = exc
             self.root = None
             self._game = self._settings = self._last = None
-            self._seqs = []
+            self._batches = []
             self._next = 1
             self.status = MSG_ERROR
 
@@ -201,7 +218,8 @@ class FileStore:
         if self.root is None:
             self._next = seq + 1
             return seq
-        if self._free() - RESERVE < rec_cost(len(payload)):
+        # any append needs a free block (the batch's block copied, or a new file's)
+        if self._free() - RESERVE < BLOCK:
             return self._refused()
         # The number is taken on the file system first: the host removes the files it has
         # stored, and a number it has seen must never come again (a cut later leaves a gap)
@@ -213,16 +231,28 @@ class FileStore:
             if not _full(exc):
                 raise
             return self._refused()
-        name = self._path("rec/" + rec_name(seq))
+        data = frame(seq, kind, payload)
+        b = self._batches[-1] if self._batches else None
         try:
-            self._write(name + ".tmp", seal(REC_MAGIC, bytes((kind,)) + payload))
-            self.fs.rename(name + ".tmp", name + ".rec")
+            if (b is not None and b[3] and b[0] + b[1] == seq
+                    and b[2] + len(data) <= self.batch_max):
+                self._append(b, data)
+            else:
+                name = self._rec_path(seq)
+                try:
+                    self._write(name[:-4] + ".tmp", data)
+                    self.fs.rename(name[:-4] + ".tmp", name)
+                except OSError:
+                    self._drop(name[:-4] + ".tmp")
+                    raise
+                if b is not None:
+                    b[3] = False  # never appended to again: its numbers stay consecutive
+                self._batches.append([seq, 1, len(data), True, 2])
         except OSError as exc:
-            self._drop(name + ".tmp")
             if not _full(exc):
                 raise
             return self._refused()
-        self._seqs.append(seq)
+        self._kind(seq, kind)
         other, last = self._other, self._last
         if kind == KIND_FINISHED or kind == KIND_GAME:
             self._last = (seq, payload)
@@ -240,28 +270,27 @@ class FileStore:
         """The records the host has not acknowledged, oldest first, as a sequence of
         ``(seq, kind, payload)`` read from their files as it is walked (len() reads none).
         ``acked=True``: also acknowledged ones still on the file system."""
-        return _Records(self, [s for s in self._seqs if acked or s > self._ack])
+        lo = 0 if acked else self._ack
+        return _Records(self, lo, self._count(lo))
 
     def waiting(self):
-        """Finished games waiting for ``lunchbox pull`` (no file read: the crash records are
-        known from the counters)."""
-        n = 0
-        for s in self._seqs:
-            if s > self._ack and s not in self._other:
-                n += 1
-        return n
+        """Finished games waiting for ``lunchbox pull`` (no file read: the mount counted the
+        batches' records, and their kinds, from the frame headers)."""
+        ack = self._ack
+        return self._count(ack) - len([s for s in self._crashes if s > ack and self._has(s)])
 
     def kept(self, record):
         """The newest game record kept is ``record`` (bare, or in its envelope): the newest
-        file (while there is one) or the counters' copy, after the host took it."""
+        batch's (while there is one) or the counters' copy, after the host took it."""
         last = self._last
-        for i in range(len(self._seqs) - 1, max(-1, len(self._seqs) - 9), -1):
-            s = self._seqs[i]
-            if last is not None and s <= last[0]:
+        for b in self._batches[-2:][::-1]:
+            if last is not None and b[0] + b[1] - 1 <= last[0]:
                 break
-            r = self._read_rec(s)
-            if r is not None and (r[0] == KIND_FINISHED or r[0] == KIND_GAME):
-                last = (s, r[1])
+            found = None
+            for r in self._frames(b, last[0] if last is not None else 0, True):
+                found = r
+            if found is not None:
+                last = (found[0], found[2])
                 break
         if last is None:
             return False
@@ -269,14 +298,13 @@ class FileStore:
         return p[len(p) - len(record):] == record
 
     def ack_records(self, up_to_seq):
-        """The host has every record up to ``up_to_seq``: their files are removed. False when
-        that changes nothing."""
+        """The host has every record up to ``up_to_seq``: the files whose records are all up
+        to it are removed. False when that changes nothing."""
         if not isinstance(up_to_seq, int) or up_to_seq < 0:
             raise ValueError("sequence number {!r} is not an int >= 0".format(up_to_seq))
         n = min(up_to_seq, self._next - 1)  # never hide records not written yet
         ack = self._ack
-        gone = [s for s in self._seqs if s <= n]
-        if n <= ack or not [s for s in gone if s > ack]:
+        if n <= ack or self._count(ack) == self._count(n):
             return False  # nothing newly acknowledged: no write
         self._ack = n
         try:  # the acknowledgement first: a cut among the removals leaves files it hides
@@ -284,8 +312,7 @@ class FileStore:
         except BaseException:
             self._ack = ack
             raise
-        for s in gone:
-            self._drop_rec(s)
+        self._drop_acked()
         return True
 
     def make_room(self, nbytes):
@@ -297,7 +324,7 @@ class FileStore:
         one may not be kept)."""
         if self.root is None:
             return 0xFFFF
-        return max(0, (self._free() - RESERVE) // rec_cost(size))
+        return max(0, (self._free() - RESERVE - BLOCK) // rec_cost(size, self.batch_max))
 
     def stats(self):
         size = used = 0
@@ -309,7 +336,7 @@ class FileStore:
             except OSError:
                 pass
         return {"size": size, "used": used, "free": size - used, "compactions": 0,
-                "records": len([s for s in self._seqs if s > self._ack]), "seq": self._next}
+                "records": self._count(self._ack), "seq": self._next}
 
     # ---- validation (as store.Store) -----------------------------------------------------
 
@@ -347,11 +374,53 @@ class FileStore:
         if n is not None and n != len(data):
             raise OSError(ENOSPC)
 
-    def _drop_rec(self, seq):
-        if self.root is not None:
-            self._drop(self._path("rec/" + rec_name(seq) + ".rec"))
-        if seq in self._seqs:
-            self._seqs.remove(seq)
+    def _rec_path(self, first):
+        return self._path("rec/" + rec_name(first) + ".rec")
+
+    def _count(self, lo):
+        """How many records above ``lo`` the files hold (no file read)."""
+        n = 0
+        for b in self._batches:
+            n += max(0, min(b[1], b[0] + b[1] - 1 - lo))
+        return n
+
+    def _has(self, seq):
+        for b in self._batches:
+            if b[0] <= seq < b[0] + b[1]:
+                return True
+        return False
+
+    def _drop_acked(self):
+        for b in [b for b in self._batches if b[0] + b[1] - 1 <= self._ack]:
+            if self.root is not None:
+                self._drop(self._rec_path(b[0]))
+            self._batches.remove(b)
+        self._crashes = [s for s in self._crashes if self._has(s)]
+
+    def _kind(self, seq, kind):
+        if kind != KIND_FINISHED and kind != KIND_GAME and seq not in self._crashes:
+            self._crashes.append(seq)
+
+    def _append(self, b, data):
+        """Append a frame to batch ``b``: littlefs commits it at close, or leaves the file as
+        it was. A failure on a file system that is not littlefs may leave part of the frame:
+        the batch is walked again and cut back to its whole frames."""
+        try:
+            with self.fs.open(self._rec_path(b[0]), "ab") as f:
+                n = f.write(data)
+            if n is not None and n != len(data):
+                raise OSError(ENOSPC)
+        except OSError:
+            w = self._walk(b[0], True)
+            if w is None:
+                self._batches.remove(b)
+            else:
+                b[1], b[2], b[3] = w[1], w[2], w[3]
+                if b[0] + b[1] - 1 == int.from_bytes(data[4:8], "big"):
+                    return  # it got there whole after all
+            raise  # (its number is a gap now: the next record starts a new batch)
+        b[1] += 1
+        b[2] += len(data)
 
     def _set_aside(self, path, bad):
         """Rename a corrupt file to .bad (kept to look at; the host takes only .rec files);
@@ -429,17 +498,119 @@ class FileStore:
         except OSError:
             return 0
 
-    def _read_rec(self, seq):
-        """(kind, payload) of record ``seq``, or None: a corrupt file is set aside."""
-        path = self._path("rec/" + rec_name(seq))
-        body = unseal(REC_MAGIC, self._read(path + ".rec"))
-        if body is None or not body:
-            if seq in self._seqs:  # gone (the host took it) or corrupt
-                self._seqs.remove(seq)
-                if self._set_aside(path + ".rec", path + ".bad"):
+    def _frames(self, b, lo, games=False):
+        """(seq, kind, payload) of batch ``b``'s records above ``lo`` (``games``: only game
+        records), each payload read and checked as it comes: a frame whose CRC is wrong is
+        named in ``status`` and skipped (its file stays, for the host to say so too)."""
+        if b[0] + b[1] - 1 <= lo:
+            return
+        path = self._rec_path(b[0])
+        if b[4] == 1:
+            body = unseal(REC_MAGIC, self._read(path))
+            if body is None or not body:  # gone (the host took it) or corrupt
+                if b in self._batches:
+                    self._batches.remove(b)
+                    if self._set_aside(path, path[:-4] + ".bad"):
+                        self._note("record " + str(b[0]))
+                return
+            if not games or body[0] == KIND_FINISHED or body[0] == KIND_GAME:
+                yield (b[0], body[0], bytes(body[1:]))
+            return
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:  # gone: the host took it
+            if b in self._batches:
+                self._batches.remove(b)
+            return
+        with f:
+            at = 0
+            for i in range(b[1]):
+                f.seek(at)
+                h = f.read(HEAD)
+                if len(h) < HEAD or h[:4] != BATCH_MAGIC:
+                    self._note("record " + str(b[0] + i))
+                    return
+                seq = int.from_bytes(h[4:8], "big")
+                n = int.from_bytes(h[9:11], "big")
+                at += FRAME + n
+                if seq <= lo or (games and h[8] != KIND_FINISHED and h[8] != KIND_GAME):
+                    continue
+                rest = f.read(n + 4)
+                if len(rest) != n + 4 or (crc32(h[4:] + rest[:n])
+                                          != int.from_bytes(rest[n:], "big")):
                     self._note("record " + str(seq))
+                    continue
+                yield (seq, h[8], rest[:n])
+
+    def _walk(self, first, repair):
+        """[first, records, bytes, appendable, 1 or 2] of a record file from its headers alone
+        (no payload read), or None when it holds none. A batch whose last frame was cut short
+        (a cut append on a file system that is not littlefs) is cut back to its whole frames
+        when ``repair`` (written aside and renamed); one with a bad header further in keeps
+        what comes before it, and is never appended to."""
+        path = self._rec_path(first)
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
             return None
-        return body[0], bytes(body[1:])
+        with f:
+            size = f.seek(0, 2)
+            f.seek(0)
+            h = f.read(HEAD)
+            if h[:4] == REC_MAGIC:
+                if len(h) > 4:
+                    self._kind(first, h[4])
+                return [first, 1, size, False, 1]
+            at = count = 0
+            while at < size:
+                f.seek(at)
+                h = f.read(HEAD) if at else h
+                if (len(h) < HEAD or h[:4] != BATCH_MAGIC
+                        or int.from_bytes(h[4:8], "big") != first + count):
+                    break
+                end = at + FRAME + int.from_bytes(h[9:11], "big")
+                if end > size:
+                    break
+                self._kind(first + count, h[8])
+                at = end
+                count += 1
+        if at == size:
+            return [first, count, size, True, 2]
+        torn = size - at < HEAD or (h[:4] == BATCH_MAGIC
+                                    and int.from_bytes(h[4:8], "big") == first + count)
+        if count == 0 or not torn:
+            if count == 0:
+                if self._set_aside(path, path[:-4] + ".bad"):
+                    self._note("record " + str(first))
+                return None
+            self._note("record " + str(first + count))
+            return [first, count, at, False, 2]
+        if size - at >= HEAD:  # its number was taken (the host may have seen the header)
+            self._next = max(self._next, first + count + 1)
+        if repair:
+            try:
+                self._copy(path, at)
+                return [first, count, at, True, 2]
+            except OSError:
+                pass
+        return [first, count, at, False, 2]
+
+    def _copy(self, path, n):
+        """Keep the first ``n`` bytes of ``path``: written aside, renamed over it."""
+        tmp = path[:-4] + ".tmp"
+        try:
+            with self.fs.open(path, "rb") as src:
+                with self.fs.open(tmp, "wb") as dst:
+                    while n > 0:
+                        chunk = src.read(min(n, 512))
+                        if not chunk:
+                            raise OSError(ENOSPC)
+                        dst.write(chunk)
+                        n -= len(chunk)
+            self.fs.rename(tmp, path)
+        except OSError:
+            self._drop(tmp)
+            raise
 
     def _note(self, what):
         if what in self._bad:
@@ -480,6 +651,7 @@ class FileStore:
             self._set_aside(path, self._path(name + ".bad"))
             self._note(_WHAT[name])
         top = 0
+        firsts = []
         for name in self._names(self._path("rec")):
             stem, dot, ext = name.partition(".")
             if len(stem) != 8 or not stem.isdigit():
@@ -487,20 +659,24 @@ class FileStore:
             seq = int(stem)
             top = max(top, seq)
             if ext == "rec":
-                self._seqs.append(seq)
-                blank = False
+                firsts.append(seq)
             elif ext == "tmp":
                 self._drop(self._path("rec/" + name))
             elif ext == "bad":
                 self._note("record " + str(seq))
-        self._seqs.sort()
-        for s in [s for s in self._seqs if s <= self._ack]:
-            self._drop_rec(s)  # acknowledged, and its removal cut
+        firsts.sort()
+        for i in range(len(firsts)):
+            b = self._walk(firsts[i], True)
+            if b is not None:
+                self._batches.append(b)
+                top = max(top, b[0] + b[1] - 1)
+                blank = False
+        self._drop_acked()  # acknowledged, and its removal cut
         self._next = max(self._next, top + 1)
-        self._other = [s for s in self._other if s in self._seqs]
+        self._other = [s for s in self._other if self._has(s)]
         if blank and self.status is None:
             self.status = MSG_BLANK
-        if self._free() - RESERVE < BLOCK_COST:  # the longest record would be refused
+        if self._free() - RESERVE < BLOCK:  # a record would be refused
             self.full = True
             self.status = MSG_FULL
 
@@ -528,20 +704,20 @@ class FileStore:
 
 
 class _Records:
-    """store.records(): the files read one at a time as the list is walked."""
+    """store.records(): the batch files read one at a time as the list is walked."""
 
-    def __init__(self, store, seqs):
+    def __init__(self, store, lo, n):
         self.store = store
-        self.seqs = seqs
+        self.lo = lo
+        self.n = n
 
     def __len__(self):
-        return len(self.seqs)
+        return self.n
 
     def __iter__(self):
-        for s in self.seqs:
-            r = self.store._read_rec(s)
-            if r is not None:
-                yield (s, r[0], r[1])
+        for b in list(self.store._batches):
+            for r in self.store._frames(b, self.lo):
+                yield r
 
     def __getitem__(self, i):
         out = list(self)
