@@ -531,7 +531,7 @@ def test_micropython_images_identified():
     (CP922, "micropython", "CircuitPython 9.2.2, but the profile runs on MicroPython",
      "micropython.org/download/RPI_PICO"),
     (PLAIN, "circuitpython", "MicroPython v1.24.1 for Raspberry Pi Pico, not CircuitPython",
-     "CircuitPython 9.2.2"),
+     "name a MicroPython profile: --profile pico-display-pack-mp | pico-ssd1306-5btn-mp"),
 ])
 def test_micropython_image_checked_before_writing(board, tmp_path, image, build, message,
                                                   hint):

@@ -113,6 +113,9 @@ def check_firmware(fw, board=None, force=False, say=None, build=None):
         hint = ("download CircuitPython {} for your board from {} (or pass --force to flash "
                 "this image anyway)".format(download.CIRCUITPYTHON_VERSION,
                                            download_page(board)))
+        if fw.kind == "MicroPython":
+            hint += "; to run Lunchbox on MicroPython, name a MicroPython profile: " \
+                    "--profile {}".format(" | ".join(_micropython_profiles()))
     if problem is None:
         return
     if force:
@@ -120,6 +123,12 @@ def check_firmware(fw, board=None, force=False, say=None, build=None):
             say("warning: {} (flashing it anyway: --force)".format(problem))
         return
     raise uf2.UF2Error(problem + "; nothing was written", hint=hint)
+
+
+def _micropython_profiles():
+    from .mpdoctor import micropython_profiles
+
+    return micropython_profiles() or ["NAME"]
 
 
 def _circuitpython_problem(fw, expected):
