@@ -87,6 +87,11 @@ def test_bootloader_only(tmp_path, fake_drives):
     assert "bootloader drive:" in r.render() and "(RP2040)" in r.render()
     assert fixes(r)[0].startswith("install CircuitPython: lunchbox flash --profile "
                                   "pico-display-pack | pico-ssd1306-5btn --uf2 FILE")
+    # or MicroPython: the plain build's profiles, and where its image is
+    assert "for a MicroPython profile: lunchbox flash --profile pico-ssd1306-5btn-mp --uf2 " \
+        "FILE, FILE being MicroPython 1.24.1" in fixes(r)[0]
+    assert "micropython.org/download/RPI_PICO" in fixes(r)[0]
+    assert "not running CircuitPython or MicroPython" in r.render()
 
 
 def test_no_data_port(tmp_path, circuitpy):
