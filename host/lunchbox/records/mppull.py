@@ -57,23 +57,25 @@ def parse(first, data):
             "its CRC does not match (damaged on the board)"
         return [(first, body[0], body[1:], why)]
     out = []
-    at, seq = 0, first
+    at, seq = 0, first  # seq: the number the next frame has (the board's are consecutive)
     while at < len(data):
         head = data[at:at + 11]
         if len(head) < 11 or not head.startswith(BATCH):
             out.append((seq, 0, data[at:], "not a record frame ({} bytes from byte {})".format(
                 len(data) - at, at)))
             break
-        seq, kind, n = struct.unpack(">IBH", head[4:])
+        said, kind, n = struct.unpack(">IBH", head[4:])
         end = at + 11 + n + 4
         if end > len(data):
             out.append((seq, kind, data[at + 11:], "a frame cut short"))
             break
         payload = data[at + 11:at + 11 + n]
         good = _crc(data[at + 4:at + 11 + n]) == struct.unpack(">I", data[end - 4:end])[0]
-        out.append((seq, kind, payload, None if good else
+        # a damaged frame is numbered by its place: its own number may be what was damaged,
+        # and stored under it, it could stand for (and hide) a record still to come
+        out.append((said if good else seq, kind, payload, None if good else
                     "its CRC does not match (damaged on the board)"))
-        at, seq = end, seq + 1
+        at, seq = end, (said if good else seq) + 1
     if not out:
         out.append((first, 0, data, "an empty record file"))
     return out
