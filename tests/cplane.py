@@ -197,6 +197,8 @@ class Run:
         # it shows a frame, and every command sent sooner than the datasheet allows, each boot
         self.panel_shows = end.get("shows")
         self.panel_faults = end.get("faults", [])
+        # each time the watchdog ran out and reset the chip (lane.js: as on the board)
+        self.watchdogs = [e for e in events if e["t"] == "watchdog"]
 
     @property
     def crashes(self):

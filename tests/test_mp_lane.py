@@ -228,6 +228,7 @@ def test_boots_to_the_menu_and_opens_each_game(opened):
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.crashes == [] and not [line for line in run.lines if "crash in" in line], (
         run.transcript())
+    assert run.watchdogs == [], run.watchdogs
     assert run.passes and run.passes[0].top == "MainMenu"
     assert run.panel_shows and _own_faults(profile, run.panel_faults) == [], run.panel_faults
     want = []

@@ -286,7 +286,7 @@ function powerOn(flash) {
   mcu.loadBootrom(bootromB1); // resets the chip, which blanks its flash: load the flash after
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.flash.set(flash);
-  const c = { sim, mcu, rx: '', typed: '', line: '', connected: false, stopped: false,
+  const c = { sim, mcu, typed: '', line: '', connected: false, stopped: false,
     handled: -1, reboots: 0, lbx: 0, lastLbxEmu: 0, boot: boots };
   c.emu = () => sim.clock.nanos / 1e9;
 
@@ -367,8 +367,10 @@ function powerOn(flash) {
   const utf8 = new StringDecoder('utf8');
   cdc.onSerialData = (value) => {
     const s = utf8.write(Buffer.from(value));
-    c.rx += s;
+    // what expect: looks in, kept bounded: a console flooded for minutes (a crash loop) made
+    // an ever longer string to append to, and the driver slower by the minute
     c.typed += s;
+    if (c.typed.length > 65536) c.typed = c.typed.slice(-32768);
     c.line += s;
     let i;
     while ((i = c.line.indexOf('\n')) >= 0) {
@@ -398,6 +400,23 @@ function powerOn(flash) {
     }
   };
   cdc.onDeviceConnected = () => { c.connected = true; };
+  // The watchdog resets the chip when it runs out, as on the board: a new chip on the same
+  // flash, as a power cut (the bare emulator only logged, and its expired timer then fired
+  // for ever at the same instant: the driver hung). The run says so: {"t":"watchdog"}.
+  const watchdog = mcu.findPeripheral(0x40058000);
+  watchdog.onWatchdogTrigger = () => {
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
+    if (c.stopped) return;
+    c.stopped = true;
+    emit({ t: 'watchdog', boot: c.boot, emu: Number(c.emu().toFixed(4)) });
+    setImmediate(() => {
+      if (chip !== c) return;
+      const flash = new Uint8Array(mcu.flash);
+      panel = newPanel();
+      chip = powerOn(flash);
+    });
+  };
   // what is typed waits here until the device asks for it; a host sends an OUT packet only
   // when it has something to send (rp2040js's USBCDC answers every armed OUT endpoint with
   // an empty packet 10 us later: a storm of USB interrupts no real host causes)
