@@ -14,6 +14,8 @@ records in batches of other sizes (the store's BATCH_MAX is chosen from these), 
 mount with records waiting reads (the store reads frame headers, no payload).
 
     .venv/bin/python bench/mp_records.py [--profile pico-display-pack-mp] [--quick]
+    .venv/bin/python bench/mp_records.py --board   (the store's times and heap on the
+                                                    emulated Pico: MicroPython 1.24.1)
 """
 
 import argparse
@@ -203,6 +205,82 @@ def mount_cost(files, waiting, size=200):
     return calls.opens, calls.read_bytes, ctx.read_bytes, waiting * size
 
 
+PROBE = """
+import sys, gc, time
+sys.path.insert(0, '/lib')
+from companion.core.filestore import FileStore
+gc.collect()
+a = gc.mem_alloc()
+t0 = time.ticks_ms()
+s = FileStore('/data')
+t1 = time.ticks_ms()
+m = t1 - t0
+gc.collect()
+b = gc.mem_alloc()
+t1 = time.ticks_ms()
+n = s.waiting()
+t2 = time.ticks_ms()
+k = len(s.records())
+t3 = time.ticks_ms()
+seq = s.append_record(3, bytes(200))
+t4 = time.ticks_ms()
+s.append_record(3, bytes(200))
+t5 = time.ticks_ms()
+s.kept(bytes(200))
+t6 = time.ticks_ms()
+print('@@', n, k, seq, m, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, b - a, s.status)
+"""
+
+
+def on_board(waiting, size=200):
+    """Times and heap on plain MicroPython 1.24.1 in rp2040js (tests/mpboard.py): its flash's
+    littlefs replaced by an image holding the store's modules and ``waiting`` records of
+    ``size`` bytes; then the store mounted, counted, appended to twice, asked kept().
+    Returns the probe's figures (ms by the board's clock, heap bytes)."""
+    import subprocess
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from mpboard import PLAIN_UF2, EmulatedBoard
+
+    files = {}
+    for src, dst in (("firmware/companion/__init__.py", "lib/companion/__init__.py"),
+                     ("firmware/companion/core/__init__.py", "lib/companion/core/__init__.py"),
+                     ("firmware/companion/core/filestore.py", "lib/companion/core/filestore.py"),
+                     ("firmware/companion/core/crc32.py", "lib/companion/core/crc32.py"),
+                     ("firmware/companion/core/saveformat.py",
+                      "lib/companion/core/saveformat.py"),
+                     ("shared_rules/__init__.py", "lib/shared_rules/__init__.py"),
+                     ("shared_rules/_compat.py", "lib/shared_rules/_compat.py")):
+        files[dst] = (ROOT / src).read_bytes()
+    fs = image(files)
+    store = FileStore("/data", fs=LfsFs(fs))
+    for i in range(waiting):
+        store.append_record(3, bytes((i + k) & 0xFF for k in range(size)))
+    with tempfile.TemporaryDirectory() as tmp:
+        flash = Path(tmp) / "board.flash"
+        board = EmulatedBoard(flash)
+        board.start(uf2=PLAIN_UF2)  # the firmware in, its littlefs formatted
+        board.stop()
+        data = bytearray(flash.read_bytes())
+        base = 0xA0000  # 1.24.1's littlefs: the last 1408 KB of the 2 MB
+        data[base:base + BLOCK * BLOCKS] = fs.context.buffer
+        flash.write_bytes(bytes(data))
+        board.start()
+        try:
+            script = Path(tmp) / "probe.py"
+            script.write_text(PROBE)
+            out = subprocess.run([str(Path(sys.executable).with_name("mpremote")), "connect",
+                                  board.port, "run", str(script)], capture_output=True,
+                                 text=True, timeout=900).stdout
+        finally:
+            board.stop()
+    line = [x for x in out.splitlines() if x.startswith("@@")]
+    if not line:
+        raise RuntimeError("the board said: " + out)
+    return line[0].split()[1:]
+
+
 ROW = "{:>14} {:>13} {:>16} {:>14} {:>14} {:>14}"
 
 
@@ -210,7 +288,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--profile", default="pico-display-pack-mp")
     ap.add_argument("--quick", action="store_true", help="the record sizes only")
+    ap.add_argument("--board", action="store_true",
+                    help="only the times and heap on MicroPython 1.24.1 in rp2040js")
     args = ap.parse_args()
+    if args.board:
+        print("MicroPython 1.24.1 in rp2040js (ms by its clock), 200-byte records waiting:")
+        for waiting in (0, 300, 1000):
+            f = on_board(waiting)
+            print("  {:>5} waiting: mount {} ms, waiting() {} ms ({}), len(records()) {} ms, "
+                  "an append {} ms then {} ms, kept() {} ms; the store's heap {} B".format(
+                      waiting, f[3], f[4], f[0], f[5], f[6], f[7], f[8], f[9]), flush=True)
+        return
     files = board_files(args.profile)
     fs = image(files)
     print("littlefs {} KB ({} blocks of {} B); the board's files for {}: {} files, {} KB, "
