@@ -245,10 +245,13 @@ def test_files_of_the_firmware_before_batches_still_read():
         body = bytes((kind,)) + payload
         write(root + "/rec/{:08d}.rec".format(seq), b"LBR1" + body + crc32(body).to_bytes(4, "big"))
     write(root + "/rec/00000006.rec", b"LBR1\x03damaged with the wrong crc")
+    write(root + "/rec/00000003.rec", b"")  # no record at all: set aside at the mount
     t = FileStore(root)
-    assert len(t.records()) == 3 and t.status is None
+    assert t.status == "Corrupt save files set aside: record 3"
+    assert exists(root + "/rec/00000003.bad")
+    assert len(t.records()) == 3
     assert list(t.records()) == [(4, 3, b"old game"), (5, 2, b"old crash")]
-    assert t.status == "Corrupt save files set aside: record 6"
+    assert t.status == "Corrupt save files set aside: record 3, record 6"
     assert t.kept(b"old game")
     assert t.append_record(3, b"new") == 7  # a batch of its own, after the old files
     assert read(root + "/rec/00000007.rec") == frame(7, 3, b"new")

@@ -574,7 +574,7 @@ class FileStore:
                 self._kind(first + count, h[8])
                 at = end
                 count += 1
-        if at == size:
+        if at == size and count:
             return [first, count, size, True, 2]
         torn = size - at < HEAD or (h[:4] == BATCH_MAGIC
                                     and int.from_bytes(h[4:8], "big") == first + count)
