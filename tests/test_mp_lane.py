@@ -248,3 +248,78 @@ def test_each_game_starts_in_a_fresh_vm(opened):
     assert len(menus) == len(OPEN_EACH) + 1, menus
     assert max(menus) - min(menus) <= 256, menus
     print("menu free beside 24 KB held:", menus)
+
+
+# --- what the lane boots: the profiles' runtime and the board's file set (no emulator) -------
+
+def test_the_micropython_profiles_name_their_runtime_and_build():
+    import tomllib
+
+    for pid, build in (("pico-display-pack-mp", "micropython-pimoroni"),
+                       ("pico-ssd1306-5btn-mp", "micropython")):
+        p = profiles.load_profile(pid)
+        assert profiles.firmware_build(p) == build
+        settings = tomllib.loads(profiles.render_settings(p))
+        assert settings["LUNCHBOX_RUNTIME"] == "micropython"
+        assert "CIRCUITPY_HEAP_START_SIZE" not in settings  # CircuitPython's own key
+    cp = profiles.load_profile("pico-display-pack")
+    assert profiles.firmware_build(cp) == "circuitpython"
+    assert "LUNCHBOX_RUNTIME" not in profiles.render_settings(cp)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"runtime": "lua"}, "runtime 'lua' is not one the firmware runs on (circuitpython, "
+                         "micropython)"),
+    ({"runtime": 1}, "runtime 1 is not one"),
+    ({"chip": "RP2350", "board": "raspberry_pi_pico2"},
+     "the firmware runs on MicroPython on the RP2040 only, not the RP2350"),
+    ({"display": "320x240"}, "an st7789 is driven by Pimoroni's PicoGraphics "
+                             "(DISPLAY_PICO_DISPLAY, the Pico Display Pack's 240x135), not "
+                             "320x240"),
+])
+def test_a_runtime_the_firmware_cannot_use_is_named(change, message):
+    import copy
+
+    p = copy.deepcopy(profiles.load_profile("pico-display-pack-mp"))
+    for key, value in change.items():
+        if key == "display":
+            p["display"]["width"], p["display"]["height"] = 320, 240
+        else:
+            p[key] = value
+    problems = profiles.validate(p)
+    assert [m for m in problems if message in m], problems
+
+
+def test_the_profile_list_says_each_runtime(capsys):
+    from lunchbox import cli
+
+    assert cli.main(["profile", "list"]) == 0
+    rows = {line.split()[0]: line.split()[1] for line in capsys.readouterr().out.splitlines()}
+    assert rows["pico-display-pack-mp"] == rows["pico-ssd1306-5btn-mp"] == "micropython"
+    assert rows["pico-display-pack"] == "circuitpython"
+    assert cli.main(["profile", "show", "pico-display-pack-mp"]) == 0
+    assert "runtime: MicroPython, Pimoroni's build (with PicoGraphics)" in (
+        capsys.readouterr().out)
+
+
+def test_the_board_file_set(tmp_path):
+    """mpfiles.board_files: main.py as .py, the rest as MicroPython .mpy (v6.3), the renderer
+    under lib/, settings.toml rendered; a CircuitPython profile, a tree without main.py and a
+    compiler that is not MicroPython's each get one clear message."""
+    from lunchbox.device import mpfiles
+    from lunchbox.errors import LunchboxError
+
+    files = mpfiles.board_files("pico-ssd1306-5btn-mp")
+    assert files["main.py"].startswith(b'"""')
+    assert files["lib/displayio.mpy"][:2] == b"M\x06"
+    assert files["companion/app.mpy"][:2] == b"M\x06"
+    assert b'LUNCHBOX_RUNTIME = "micropython"' in files["settings.toml"]
+    assert not [rel for rel in files if rel.endswith(".py") and rel != "main.py"]
+    assert "code.py" not in files and "boot.py" not in files
+    with pytest.raises(LunchboxError, match="runs on CircuitPython, not MicroPython"):
+        mpfiles.board_files("pico-display-pack")
+    (tmp_path / "firmware").mkdir()
+    with pytest.raises(LunchboxError, match="main.py is missing"):
+        mpfiles.board_files("pico-ssd1306-5btn-mp", root=tmp_path)
+    with pytest.raises(LunchboxError, match="not MicroPython's mpy-cross"):
+        mpfiles.find(cplane.MPY_CROSS)  # CircuitPython's
