@@ -617,3 +617,24 @@ def test_flash_asks_a_running_micropython_board_for_its_bootloader(fresh, tmp_pa
     assert port.device == fresh.port
     with Direct(fresh.port) as d:
         assert "1.24.1" in d.run("import sys\nprint(sys.version)")
+
+
+def test_what_a_board_can_run_is_checked_before_the_copy():
+    """No emulator: the board's answers as mpboard.identify gives them."""
+    from lunchbox.hardware import profiles
+
+    def info(runtime="micropython", mpy=(6, 3), pg=False, release="1.24.1"):
+        return mpboard.Info(runtime, tuple(int(n) for n in release.split(".")), release,
+                            "v" + release, "Raspberry Pi Pico with RP2040", mpy, "E6", 1 << 20,
+                            1 << 21, pg)
+
+    plain = profiles.load_profile(PROFILE)
+    pack = profiles.load_profile("pico-display-pack-mp")
+    assert mpsync.check_board(info(), "/dev/x", plain) == []
+    assert mpsync.check_board(info(pg=True), "/dev/x", pack) == []
+    # a MicroPython whose .mpy is not the pinned compiler's: the set ships as .py, said so
+    assert mpsync.check_board(info(mpy=(6, 2), release="1.22.2"), "/dev/x", plain) == ["mpy"]
+    with pytest.raises(LunchboxError, match="PicoGraphics"):
+        mpsync.check_board(info(), "/dev/x", pack)
+    with pytest.raises(LunchboxError, match="runs CircuitPython 9.2.2, not MicroPython"):
+        mpsync.check_board(info("circuitpython", None, release="9.2.2"), "/dev/x", plain)
