@@ -18,9 +18,9 @@ from .errors import LunchboxError, UsageError, printable, shown
 # (name, module, one-line help). One entry per command; the module does the rest.
 COMMANDS = (
     ("flash", "lunchbox.device.flash",
-     "install CircuitPython on the Pico through its UF2 bootloader"),
+     "install CircuitPython or MicroPython on the Pico through its UF2 bootloader"),
     ("sync", "lunchbox.device.sync_command",
-     "copy the firmware, libraries and settings onto CIRCUITPY"),
+     "copy the firmware, libraries and settings onto CIRCUITPY or a MicroPython board"),
     ("doctor", "lunchbox.device.doctor", "show what is attached and how to fix each problem found"),
     ("profile", "lunchbox.hardware.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
