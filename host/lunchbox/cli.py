@@ -20,7 +20,7 @@ COMMANDS = (
     ("flash", "lunchbox.device.flash",
      "install CircuitPython or MicroPython on the Pico through its UF2 bootloader"),
     ("sync", "lunchbox.device.sync_command",
-     "copy the firmware, libraries and settings onto CIRCUITPY or a MicroPython board"),
+     "copy the firmware and settings onto the board (CIRCUITPY or MicroPython)"),
     ("doctor", "lunchbox.device.doctor", "show what is attached and how to fix each problem found"),
     ("profile", "lunchbox.hardware.profile_cmd", "list, check and document hardware profiles"),
     ("sim", "lunchbox.sim", "run the firmware in a desktop simulator"),
