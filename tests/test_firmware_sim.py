@@ -382,7 +382,7 @@ def test_watchdog_is_quiet_while_the_app_runs(profile):
 
 
 def test_about_screen(profile):
-    t = run(profile, "next*6 ok prev ok").texts()
+    t = run(profile, "next*6 ok prev prev ok").texts()
     assert t[0] == "About"
     assert profile in t and "Firmware 0.1.0" in t and "0 records kept" in t
 

@@ -317,6 +317,7 @@ class App:
             hw = self.hw
             self.link = LinkServer(self.store, __version__, hw.profile.get("profile", "?"),
                                    getattr(hw, "uid", b""), self._pushed_settings)
+            self.link.supply = self.supply  # the CHECK answer's battery line
         return self.link
 
     def _serve_link(self):
