@@ -14,8 +14,8 @@ from lunchbox.errors import LunchboxError
 from lunchbox.hardware import pins, profiles
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED_IDS = ["pico-display-pack", "pico-ssd1306-5btn", "pico2-display-pack",
-                "pico2-ssd1306-5btn"]
+EXPECTED_IDS = ["pico-display-pack", "pico-display-pack-mp", "pico-ssd1306-5btn",
+                "pico-ssd1306-5btn-mp", "pico2-display-pack", "pico2-ssd1306-5btn"]
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def problems_mentioning(profile, *words):
 
 # --- the committed profiles ------------------------------------------------------------------
 
-def test_the_four_profiles_exist():
+def test_the_six_profiles_exist():
     assert profiles.list_profiles() == EXPECTED_IDS
     assert profiles.PROFILES_DIR == ROOT / "hardware" / "profiles"
 
