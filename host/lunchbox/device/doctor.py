@@ -293,12 +293,24 @@ def _circuitpy(report, drive, profile_name, root):
 
 
 def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROOT,
-             drive=None, port=None, open_board=None):
+             drive=None, port=None, open_board=None, sim=False, open_link=None):
     """The Report. ``drive`` names a volume to look at instead of searching the mounts;
-    ``port`` a MicroPython board's serial port (looked at alone)."""
-    from . import mpdoctor
+    ``port`` a MicroPython board's serial port (looked at alone); ``sim``: the running
+    simulator's data link (its box check alone)."""
+    from . import boxcheck, mpdoctor
 
     report = Report("lunchbox sync" + (" --drive " + os.path.abspath(drive) if drive else ""))
+    if sim:
+        from ..records.link import LinkError, data_ports
+
+        try:
+            device = data_ports(sim=True)[0]
+        except LinkError as e:
+            report.problem(str(e), e.hint or "start one: lunchbox sim --headless --link")
+            return report
+        report.see("simulator: data link {}".format(device))
+        boxcheck.look(report, device, open_link)
+        return report
     if port:
         mpdoctor.look(report, port, profile_name, root, open_board)
         return report
@@ -335,6 +347,9 @@ def diagnose(roots=None, comports=None, profile_name=None, root=fileset.REPO_ROO
                        "profile: {}".format(_flash_fix(chip=chip), flash_fix()))
     for d in cps:
         _circuitpy(report, d, profile_name, root)
+    for p in found_ports:
+        if p.role == ports.DATA:  # the box's own figures, asked over its data channel
+            boxcheck.look(report, p.device, open_link)
     if cps and named is None and not found_ports:
         report.problem(
             "a CIRCUITPY drive is mounted but no CircuitPython serial port was found, so "
@@ -370,9 +385,12 @@ def register(parser):
                        "searching for CIRCUITPY and the bootloader")
     where.add_argument("--port", metavar="PORT", help="look at the MicroPython board on this "
                        "serial port (default: every one found by its USB ids)")
+    where.add_argument("--sim", action="store_true", help="ask the running simulator's box "
+                       "check (lunchbox sim --link) instead of a board")
 
 
 def run(args):
-    report = diagnose(profile_name=args.profile, drive=args.drive, port=args.port)
+    report = diagnose(profile_name=args.profile, drive=args.drive, port=args.port,
+                      sim=args.sim)
     sys.stdout.write(report.render() + "\n")
     return 1 if report.problems else 0

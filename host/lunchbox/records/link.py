@@ -201,6 +201,13 @@ class Link:
     def set_settings(self, raw):
         self.request(lp.SET_SETTINGS, raw)
 
+    def check(self):
+        """The box's own figures (Settings > Check the box's last page) as {key: text}."""
+        try:
+            return lp.parse_check(self.request(lp.CHECK))
+        except lp.ProtocolError as e:
+            raise LinkError("the box's CHECK answer: {}".format(e)) from None
+
     def game(self):
         return lp.parse_game(self.request(lp.GAME))
 

@@ -20,11 +20,12 @@ DEVICE_RX_MAX = 256  # the largest request the device accepts
 # device buffers, so a frame a cut left half-received completes, fails its CRC and is dropped.
 FLUSH = bytes(DEVICE_RX_MAX + OVERHEAD)
 
-HELLO, LIST, GET, ACK, TIME, GET_SETTINGS, SET_SETTINGS, GAME = range(1, 9)
+HELLO, LIST, GET, ACK, TIME, GET_SETTINGS, SET_SETTINGS, GAME, CHECK = range(1, 10)
 ERROR = 0x7F
 REPLY = 0x80
 NAMES = {HELLO: "HELLO", LIST: "LIST", GET: "GET", ACK: "ACK", TIME: "TIME",
-         GET_SETTINGS: "GET_SETTINGS", SET_SETTINGS: "SET_SETTINGS", GAME: "GAME"}
+         GET_SETTINGS: "GET_SETTINGS", SET_SETTINGS: "SET_SETTINGS", GAME: "GAME",
+         CHECK: "CHECK"}
 
 E_FRAME, E_TYPE, E_REQUEST, E_MISSING, E_REFUSED, E_FAILED = range(1, 7)
 ERROR_NAMES = {E_FRAME: "damaged frame", E_TYPE: "unknown request", E_REQUEST: "bad request",
@@ -244,3 +245,19 @@ def parse_error(p):
     if not p:
         return DeviceError(0, "error")
     return DeviceError(p[0], bytes(p[1:]).decode("utf-8", "replace"))
+
+
+def parse_check(p):
+    """{key: value} of a CHECK answer: the box's own figures (firmware/companion/core/
+    boxcheck.py), a "key=value" line each, ASCII."""
+    try:
+        text = bytes(p).decode("ascii")
+    except UnicodeDecodeError:
+        raise ProtocolError("CHECK answer is not text") from None
+    out = {}
+    for line in text.splitlines():
+        key, eq, value = line.partition("=")
+        if not eq or not key:
+            raise ProtocolError("CHECK answer line {!r} is not key=value".format(line))
+        out[key] = value
+    return out
