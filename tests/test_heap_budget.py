@@ -1,8 +1,8 @@
 """The heap budget (bench/firmware_memory.py): every screen of every flow in
 bench/heap_flows.py, on both displays, measured on MicroPython with a bounded heap, must leave
 at least 24 KB of a Pico's 190 KB once the largest module still to import and the C objects
-the stand-ins leave out are added. Add a game's flows to bench/heap_flows.py (see
-docs/firmware.md, "Heap budget")."""
+the stand-ins leave out are added. Add a game's flows to its shared_rules/<game>/flows.json,
+read by bench/heap_flows.py (see docs/firmware.md, "Heap budget")."""
 
 import sys
 from pathlib import Path
