@@ -1,6 +1,11 @@
 """Start the app on a ``hw`` object and keep it running: an unexpected exception shows a crash
 screen for a few seconds, is recorded in the nvm log (record kind 2), and the app starts again
-at the menu with the saved game intact. The watchdog resets a hung app."""
+at the menu with the saved game intact. The watchdog resets a hung app.
+
+On MicroPython the restart after the crash screen is a fresh VM (hw.relaunch: a soft reset,
+which comes back at the menu): restarted in the same VM, MicroPython's heap kept what the
+crash left in pieces, the menu came back with 60 KB free instead of 105 KB and the crash
+screen could not load, again and again until the watchdog reset the chip."""
 
 from .app import App
 from .hwbase import MENU, Relaunch
@@ -8,6 +13,7 @@ from .hwbase import MENU, Relaunch
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
 GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.md, "Room")
+CRASHED = "!"  # MicroPython: a VM started after a crash, "!<crashes in a row>" (hw.launched)
 
 
 def run(hw, store=None):
@@ -15,7 +21,7 @@ def run(hw, store=None):
         store = open_store(hw.nvm)
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
-    streak = 0
+    streak = _crash_streak(hw)
     trace = getattr(hw, "trace", 0)
     while True:
         app = None
@@ -45,6 +51,27 @@ def run(hw, store=None):
             app = None  # the crashed app's screens are freed before the crash screen is made
             streak += 1
             _crashed(hw, store, e, where, streak <= QUIET_AFTER)
+            if _fresh_vm(hw):
+                hw.relaunch(CRASHED + str(streak))  # never returns
+
+
+def _fresh_vm(hw):
+    import sys
+
+    return sys.implementation.name == "micropython" and hw.relaunch is not None
+
+
+def _crash_streak(hw):
+    """The crashes in a row before this VM: 0, but for a MicroPython VM started after one,
+    which then starts as CircuitPython's restart does (the menu, offering the saved game)."""
+    launched = hw.launched
+    if not launched or launched[0] != CRASHED:
+        return 0
+    hw.launched = None
+    try:
+        return int(launched[1:])
+    except ValueError:
+        return 1
 
 
 def _crashed(hw, store, exc, where, record):
