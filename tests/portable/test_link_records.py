@@ -45,8 +45,10 @@ def _store():
 
 
 def test_room_counts_down_to_a_drop_and_the_warning_says_so():
+    from companion.core.catalog import about
+
     s = _store()
-    rec = bytes(150)
+    rec = bytes(about("lets_do_lunch")["record_bytes"])  # a typical record, as measured
     start = s.room(len(rec))
     assert start > records.NEARLY_FULL and records.warning(s, 1) is None
     added = 0

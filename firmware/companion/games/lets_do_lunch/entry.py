@@ -54,7 +54,8 @@ def open(app, payload=None):  # the game-module entry point name
     from shared_rules import games
 
     # ValueError (a corrupt save): the menu says so and starts afresh
-    params = games.parse(payload)[1]  # as saved: a record older than the players has two
+    # as saved (a record older than the players has two), read without replaying the game
+    params = games.header(payload)[1]
     if len(params) >= _SETUP_PARAMS and params[2]:
         _load_ai()  # the biggest compile first, while the most heap is free
     game = games.from_bytes(payload)
