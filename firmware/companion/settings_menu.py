@@ -135,7 +135,7 @@ class AboutScreen(ListScreen):
         return (["Firmware " + __version__] +
                 wrap(app.hw.profile.get("profile", "?"), app.d.cols - 1) +
                 ["{} records kept".format(len(app.store.records())),
-                 "Saves: " + ("check nvm" if app.store.status else "ok")])
+                 "Saves: " + ("check saves" if app.store.status else "ok")])
 
     def activate(self, index):
         if index == len(self.menu.items) - 1 and self.app.store.status:

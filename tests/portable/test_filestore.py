@@ -485,3 +485,18 @@ def test_a_power_cut_at_every_call_leaves_the_last_complete_state():
             assert FileStore(root).load_game() == ("lunch", b"after")
             clean(root)
     assert cuts == 2 * total.n and total.n > 30
+
+
+def test_a_full_store_warns_that_the_game_will_not_be_kept():
+    """The nvm store pushes out the oldest record when full; the file store keeps what it has
+    and refuses the new one: the warning before a game says which (core/records.warning)."""
+    from companion.core import records
+
+    root = fresh_root()
+    s = FileStore(root)
+    s.append_record(3, b"kept")
+    s.room = lambda size, game_size=None: 0  # as a full littlefs answers
+    said = records.warning(s, 1)
+    assert said.startswith("Memory full: 1 games not pulled. This game will not be kept."), said
+    assert "push out" not in said
+    clean(root)

@@ -127,6 +127,10 @@ def unseal(magic, data):
 
 
 class FileStore:
+    # full, a record is refused (kept until a pull makes room), where the nvm Store pushes
+    # out the oldest: core/records.warning says which
+    drops_oldest = False
+
     def __init__(self, root="/data", fs=None):
         self.status = None
         self.error = None

@@ -48,6 +48,9 @@ def warning(store, game_index):
         return None
     n = store.waiting()
     if room == 0:
+        if not getattr(store, "drops_oldest", True):  # the file store keeps what it has
+            return ("Memory full: {} games not pulled. This game will not be kept. "
+                    "Pull them with lunchbox pull first.").format(n)
         return ("Memory full: {} games not pulled. This game will push out the oldest. "
                 "Pull them with lunchbox pull first.").format(n)
     return ("Memory nearly full: {} games not pulled, room for {} more. "

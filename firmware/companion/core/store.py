@@ -60,6 +60,8 @@ def _fill_erased(buf, start, end):
 class Store:
     """The save store on an nvm bytearray (``len``, indexing, slices, slice assignment)."""
 
+    drops_oldest = True  # full, a new record pushes out the oldest (core/records.warning)
+
     def __init__(self, nvm):
         self.status = None
         self.error = None  # the exception, if mounting hit an unexpected one
