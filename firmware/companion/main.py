@@ -21,7 +21,9 @@ def run(hw, store=None):
         store = open_store(hw.nvm)
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
-    streak = _crash_streak(hw)
+    streak, left = _crash_streak(hw)
+    if left is not None:  # the last VM had no room to show its crash: shown here
+        _crashed(hw, store, left[0], left[1], streak <= QUIET_AFTER)
     trace = getattr(hw, "trace", 0)
     while True:
         app = None
@@ -50,9 +52,10 @@ def run(hw, store=None):
                     streak = 0
             app = None  # the crashed app's screens are freed before the crash screen is made
             streak += 1
-            _crashed(hw, store, e, where, streak <= QUIET_AFTER)
+            shown = _crashed(hw, store, e, where, streak <= QUIET_AFTER)
             if _fresh_vm(hw):
-                hw.relaunch(CRASHED + str(streak))  # never returns
+                said = "" if shown else "\n{}\n{}\n{}".format(where, type(e).__name__, e)
+                hw.relaunch(CRASHED + str(streak) + said)  # never returns
 
 
 def _fresh_vm(hw):
@@ -62,30 +65,56 @@ def _fresh_vm(hw):
 
 
 def _crash_streak(hw):
-    """The crashes in a row before this VM: 0, but for a MicroPython VM started after one,
-    which then starts as CircuitPython's restart does (the menu, offering the saved game)."""
+    """(crashes in a row before this VM, the crash it must still show or None): 0 and None,
+    but for a MicroPython VM started after a crash, which then starts as CircuitPython's
+    restart does (the menu, offering the saved game). The last VM's crash comes as
+    "!<crashes>" and, when it had no room for the crash screen, its screen, exception class
+    and message on lines of their own."""
     launched = hw.launched
     if not launched or launched[0] != CRASHED:
-        return 0
+        return 0, None
     hw.launched = None
+    lines = launched[1:].split("\n", 3)
     try:
-        return int(launched[1:])
+        streak = int(lines[0])
     except ValueError:
-        return 1
+        streak = 1
+    if len(lines) < 4:
+        return streak, None
+    return streak, (_exception(lines[2], lines[3]), lines[1])
+
+
+def _exception(name, message):
+    """The exception ``name`` said ``message``, as near as this VM can make it: a built-in
+    class of that name, else a RuntimeError naming it."""
+    import builtins
+
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return cls(message)
+    return RuntimeError("{}: {}".format(name, message))
 
 
 def _crashed(hw, store, exc, where, record):
     """companion/crash.py, loaded only now and let go after: a crash is rare, its screen's
     code is not kept beside the app that starts again."""
+    import sys
+
     from .unload import forget
 
+    # MicroPython: what the crash screen loads goes with it (its record's modules too: the
+    # menu started after a crash kept 3.4 KB of them)
+    before = list(sys.modules) if _fresh_vm(hw) else ()
     try:
         from .crash import crashed
     except (MemoryError, ImportError):  # no room even for that: the app restarts at once
         print("crash in", where, type(exc).__name__, exc)
-        return
+        return False
     crashed(hw, store, exc, where, record)
     forget("companion.crash")
+    if before:
+        forget(*[name for name in sys.modules if name not in before])
+    return True
 
 
 def open_store(nvm):

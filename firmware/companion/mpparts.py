@@ -261,9 +261,14 @@ def idle():
 
 def relaunch(target):
     """Start a fresh VM for ``target`` (a game id, or "" for the menu): the target goes to a
-    small file that main.py reads (and removes) after the soft reset. Never returns."""
-    with open(LAUNCH, "w") as f:
-        f.write(target)
+    small file that main.py reads (and removes) after the soft reset. Never returns; with no
+    room left to open the file (a crash's: littlefs wants 1.3 KB in one piece), the fresh VM
+    starts as after a power-on, at the menu."""
+    try:
+        with open(LAUNCH, "w") as f:
+            f.write(target)
+    except (OSError, MemoryError):
+        pass
     machine.soft_reset()
 
 
