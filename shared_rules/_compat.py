@@ -42,10 +42,4 @@ class Package:
             module = __import__(package + "." + self.engine, None, None, [self.engine])
             if hasattr(module, name):
                 return getattr(module, name)
-        if package == "shared_rules":  # a module's name from before the games had folders
-            from shared_rules._renamed import module
-
-            found = module(name)
-            if found is not None:
-                return found
         raise AttributeError("module {!r} has no attribute {!r}".format(package, name))

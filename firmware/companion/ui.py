@@ -377,7 +377,9 @@ class Toast:
                 s *= node.scale
                 for row in node:  # a TileGrid a line (textlabel.Label)
                     y0 = y + row.y * s
-                    if not row.hidden and y0 < top < y0 + row.tile_height * s:
+                    # a text label's children are its rows' TileGrids (textlabel.Label)
+                    h = row.tile_height  # type: ignore[union-attr]
+                    if not row.hidden and y0 < top < y0 + h * s:
                         row.hidden = True
                         self.cut.append(row)
             elif isinstance(node, displayio.Group):

@@ -276,7 +276,7 @@ class Match:
         if isinstance(data, (bytes, bytearray)) and len(data) and data[0] & 127 == 2:
             from shared_rules.lets_do_lunch import start
 
-            return start.decode(data)
+            return start.decode(data, cls)
         m = cls()
         m._load(data)
         return m

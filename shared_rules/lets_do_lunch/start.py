@@ -17,7 +17,6 @@ records, and the device shows neither once a new game starts.
 """
 
 from shared_rules._compat import const
-from shared_rules.lets_do_lunch.match import Match
 
 VERSION = const(2)
 SHOWN = const(6)  # the last sums the match page shows (firmware games/lets_do_lunch/stats.py)
@@ -59,9 +58,10 @@ def _get(data, pos):
             return v, pos
 
 
-def decode(data):
-    """The Match a version 2 match start holds; ValueError naming what is wrong when the bytes
-    are not one ``encode`` writes."""
+def decode(data, cls):
+    """The match (of class ``cls``, match.Match: passed in, so the two modules do not import
+    each other) a version 2 match start holds; ValueError naming what is wrong when the bytes are
+    not one ``encode`` writes."""
     data = bytes(data)
     if len(data) < 2 or data[0] & 127 != VERSION:
         raise ValueError("not a match start (version {})".format(data[0] if data else None))
@@ -88,7 +88,7 @@ def decode(data):
         raise ValueError("bad roll counts in match start")
     if len(history) != min(SHOWN, sum(counts)):
         raise ValueError("match start: the last sums do not match the rolls")
-    m = Match(target, data[0] > 127)
+    m = cls(target, data[0] > 127)
     m.scores = [score, -score]
     m.games = games
     m.counts = counts

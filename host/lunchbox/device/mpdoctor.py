@@ -9,27 +9,13 @@ them) and starts it again after.
 from ..errors import LunchboxError
 from ..hardware import profiles
 from . import fileset, mpboard, sync
+from .mpimages import MICROPYTHON_IMAGES, micropython_profiles
 
 # releases the project runs and measures (the MicroPython lane's images)
 TESTED = ((1, 24, 1), (1, 23, 0))
 
 
-def micropython_profiles(build=None):
-    out = []
-    for pid in profiles.list_profiles():
-        try:
-            prof = profiles.load_profile(pid, check=False)
-        except LunchboxError:
-            continue
-        if profiles.runtime(prof) == profiles.MICROPYTHON and (
-                build is None or profiles.firmware_build(prof) == build):
-            out.append(pid)
-    return out
-
-
 def flash_fix(build="micropython"):
-    from .flash import MICROPYTHON_IMAGES
-
     what, page = MICROPYTHON_IMAGES[build]
     return "lunchbox flash --profile {} --uf2 FILE, FILE being {} from {}".format(
         " | ".join(micropython_profiles(build)) or "NAME", what, page)
