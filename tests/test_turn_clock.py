@@ -153,8 +153,10 @@ def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monke
     from companion.core.store import Store
     from lunchbox.sim.hw import FileNvm
 
+    from shared_rules.protocol import FORMAT
+
     g = Store(FileNvm(nvm)).load_game()
-    assert g[1][0] == 1  # the save is the bare record, as before the clock
+    assert g[1][0] == FORMAT  # the save is the bare record (its format byte), as before the clock
 
 
 def test_history_stats_and_exports_over_timed_and_untimed_records(tmp_path, capsys):
