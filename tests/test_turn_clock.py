@@ -152,7 +152,6 @@ def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monke
         assert name not in sys.modules, name
     from companion.core.store import Store
     from lunchbox.sim.hw import FileNvm
-
     from shared_rules.protocol import FORMAT
 
     g = Store(FileNvm(nvm)).load_game()
