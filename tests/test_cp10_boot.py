@@ -47,8 +47,11 @@ def test_cp10_boots_to_its_repl(repl):
     lines = [e["text"] for e in events if e["t"] == "line"]
     assert not [e for e in events if e["t"] == "error"], (lines[-20:], proc.stderr[-2000:])
     assert BANNER in lines
-    marks = {e["name"]: e["emu"] for e in events if e["t"] == "mark"}
-    assert marks["repl"] < 10  # 2.3 emulated s on 10.0.0 (9.2.2: 2.6 s)
+    # booted: CircuitPython's prompt on the console (2.3 emulated s on 10.0.0, 9.2.2: 2.6 s).
+    # Not the REPL's mark: while the chip sleeps waiting for the typed key, the lane lets
+    # emulated time pass as the driver waits in real time, so that figure follows the machine
+    prompt = [e["emu"] for e in events if e["t"] == "line" and "Press any key" in e["text"]]
+    assert prompt and prompt[0] < 10, prompt
 
 
 def test_cp10_repl_answers(repl):
