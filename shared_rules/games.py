@@ -168,23 +168,12 @@ def _fresh(cls, params, base):
     return game
 
 
-def _play(game, actions, symbols):
-    """Apply a record's ``actions`` (or the actions its ``symbols`` stand for) to ``game``."""
-    for i in range(len(actions)):
-        try:
-            game.apply(game._action(actions[i]) if symbols else actions[i])
-        except ValueError as e:
-            raise ValueError("game record corrupt at action {}: {}".format(i + 1, e)) from None
-        if len(game._log) != i + 1:
-            # an action that starts a new record (Let's Do Lunch's next game) inside one
-            raise ValueError("game record corrupt at action {}: a record ends there".format(
-                i + 1))
-
-
-def replay(data, steps=None):
-    """The game after all of a record's actions, or after the first ``steps``. ValueError
-    when the record is corrupt, not in its one written form, or an action in it is not
-    legal where it stands. Records of format 1 (written before format 2) read too."""
+def _prepared(data, steps):
+    """(game, actions, symbols, check) for ``replay``: the record's frame read and, where its
+    one written form is known without playing it, checked; ``game`` made at its start.
+    ``symbols``: the actions are the symbols a game writes (read as played); ``check``: the
+    written form is compared once played. Kept apart from ``replay``'s loop, whose frame sits
+    under every rules call (CircuitPython's Python stack: tests/test_pystack_app.py)."""
     fmt, index, params, base, pos, end = _frame(data)
     cls = _cls(index)
     written = None  # the record's one written form, when it is known without a replay
@@ -205,13 +194,34 @@ def replay(data, steps=None):
         raise ValueError("steps must be 0..{}".format(n))
     game = _fresh(cls, params, base)
     if written is not None:
-        _play(game, actions if steps is None else actions[:steps], False)
-        return game
-    _play(game, actions, True)  # the actions a game's symbols stand for: read as played
+        return game, actions if steps is None else actions[:steps], False, False
+    return game, actions, True, True
+
+
+def _checked(game, data, steps):
+    """A game played from its symbols: its bytes must be the record's, then cut to ``steps``."""
     if game.to_bytes() != bytes(data):
         raise ValueError("game record is not in its one written form")
-    if steps is not None and steps < n:
+    if steps is not None and steps < len(game._log):
         game._replay(game._log[:steps])
+
+
+def replay(data, steps=None):
+    """The game after all of a record's actions, or after the first ``steps``. ValueError
+    when the record is corrupt, not in its one written form, or an action in it is not
+    legal where it stands. Records of format 1 (written before format 2) read too."""
+    game, actions, symbols, check = _prepared(data, steps)
+    for i in range(len(actions)):
+        try:
+            game.apply(game._action(actions[i]) if symbols else actions[i])
+        except ValueError as e:
+            raise ValueError("game record corrupt at action {}: {}".format(i + 1, e)) from None
+        if len(game._log) != i + 1:
+            # an action that starts a new record (Let's Do Lunch's next game) inside one
+            raise ValueError("game record corrupt at action {}: a record ends there".format(
+                i + 1))
+    if check:
+        _checked(game, data, steps)
     return game
 
 

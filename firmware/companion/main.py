@@ -21,9 +21,7 @@ def run(hw, store=None):
         store = open_store(hw.nvm)
     hw.watchdog.start(WATCHDOG_S)
     notice = store.status
-    streak, left = _crash_streak(hw)
-    if left is not None:  # the last VM had no room to show its crash: shown here
-        _crashed(hw, store, left[0], left[1], streak <= QUIET_AFTER)
+    streak = _first_streak(hw, store)
     trace = getattr(hw, "trace", 0)
     while True:
         app = None
@@ -52,10 +50,27 @@ def run(hw, store=None):
                     streak = 0
             app = None  # the crashed app's screens are freed before the crash screen is made
             streak += 1
-            shown = _crashed(hw, store, e, where, streak <= QUIET_AFTER)
-            if _fresh_vm(hw):
-                said = "" if shown else "\n{}\n{}\n{}".format(where, type(e).__name__, e)
-                hw.relaunch(CRASHED + str(streak) + said)  # never returns
+            _after_crash(hw, store, e, where, streak)
+
+
+# run's own frame is under every screen's code on CircuitPython's small Python stack
+# (tests/test_cp_pystack.py): what a crash needs besides is in functions of their own
+
+def _first_streak(hw, store):
+    """The crashes in a row before this VM; the last VM's crash shown here when it had no
+    room to show it (MicroPython)."""
+    streak, left = _crash_streak(hw)
+    if left is not None:
+        _crashed(hw, store, left[0], left[1], streak <= QUIET_AFTER)
+    return streak
+
+
+def _after_crash(hw, store, exc, where, streak):
+    """The crash screen; on MicroPython then a fresh VM (never returns)."""
+    shown = _crashed(hw, store, exc, where, streak <= QUIET_AFTER)
+    if _fresh_vm(hw):
+        said = "" if shown else "\n{}\n{}\n{}".format(where, type(exc).__name__, exc)
+        hw.relaunch(CRASHED + str(streak) + said)  # never returns
 
 
 def _fresh_vm(hw):
