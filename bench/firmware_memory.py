@@ -151,6 +151,8 @@ class TileGrid:
         self.y = y
         self.width = width
         self.height = height
+        self.tile_width = tile_width or bitmap.width
+        self.tile_height = tile_height or bitmap.height
         self.hidden = False
         self._tiles = bytearray(width * height)  # the device keeps a byte a tile
     def __setitem__(self, i, v):
