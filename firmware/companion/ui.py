@@ -378,8 +378,8 @@ class Toast:
                 for row in node:  # a TileGrid a line (textlabel.Label)
                     y0 = y + row.y * s
                     # a text label's children are its rows' TileGrids (textlabel.Label)
-                    h = row.tile_height  # type: ignore[union-attr]
-                    if not row.hidden and y0 < top < y0 + h * s:
+                    if not row.hidden and y0 < top < (
+                            y0 + row.tile_height * s):  # type: ignore[union-attr]
                         row.hidden = True
                         self.cut.append(row)
             elif isinstance(node, displayio.Group):
