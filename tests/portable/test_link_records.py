@@ -82,3 +82,20 @@ def test_nearly_full_message_and_crashes_do_not_count_as_games():
         s.append_record(records.KIND_GAME, bytes(size))
     msg = records.warning(s, 2)
     assert msg.startswith("Memory nearly full:") and "room for" in msg
+
+
+def test_a_full_store_warns_that_the_game_will_not_be_kept():
+    """The nvm store pushes out the oldest record when full; the file store keeps what it has
+    and refuses the new one: the warning before a game says which (core/records.warning)."""
+    import test_filestore as fst
+
+    from companion.core.filestore import FileStore
+
+    root = fst.fresh_root()
+    s = FileStore(root)
+    s.append_record(3, b"kept")
+    s.room = lambda size, game_size=None: 0  # as a full littlefs answers
+    said = records.warning(s, 1)
+    assert said.startswith("Memory full: 1 games not pulled. This game will not be kept."), said
+    assert "push out" not in said
+    fst.clean(root)

@@ -625,16 +625,20 @@ class FileStore:
     # ---- mounting ------------------------------------------------------------------------
 
     def _mkdir(self, path):
+        """True when the folder was made now."""
         try:
             self.fs.mkdir(path)
+            return True
         except OSError:
             self.fs.listdir(path)  # there already (else this raises: no store)
+            return False
 
     def _mount(self):
-        self._mkdir(self.root)
+        # "No saved data" once, when the store's folder is made: every game opens in a VM of
+        # its own, and a notice at each mount showed its toast over every menu until a save
+        blank = self._mkdir(self.root)
         self._mkdir(self._path("rec"))
         names = self._names(self.root)
-        blank = True
         for name in names:
             if name.endswith(".tmp"):
                 self._drop(self._path(name))
