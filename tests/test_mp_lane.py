@@ -223,8 +223,29 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     assert off == [], "{} pixels differ, first {}".format(len(off), off[:5])
 
 
+# Known short of heap (issue 37, open): on the Display Pack, Pimoroni's PicoGraphics keeps its
+# 32 KB frame buffer on the Python heap, and with the lane's 24 KB held back Space Lunch solo
+# and Let's Do Lunch stop with a MemoryError at their opening (the crash screen and the fresh
+# VM after it work: the menu comes back). Nothing else may fail there, and when these open the
+# mark must go (the check below fails then).
+SHORT = {"pico-display-pack-mp": ("Space Lunch", "Let's Do Lunch")}
+
+
+def _known_short(profile, run):
+    """xfail when the run failed only as SHORT says; an AssertionError when it failed
+    otherwise or did not fail at all where SHORT says it does."""
+    if profile not in SHORT:
+        return
+    crashes = [line for line in run.lines if "crash in" in line]
+    assert crashes, "{} opens every game now: remove it from SHORT".format(profile)
+    assert all("MemoryError" in line for line in crashes), crashes
+    pytest.xfail("{}: {} short of heap with 24 KB held (issue 37)".format(
+        profile, " and ".join(SHORT[profile])))
+
+
 def test_boots_to_the_menu_and_opens_each_game(opened):
     profile, run = opened
+    _known_short(profile, run)
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.crashes == [] and not [line for line in run.lines if "crash in" in line], (
         run.transcript())
@@ -240,13 +261,17 @@ def test_boots_to_the_menu_and_opens_each_game(opened):
 def test_each_game_starts_in_a_fresh_vm(opened):
     """Each game open and each way back is a soft reset ("MPY: soft reboot"), and the menu's
     heap is the same every time it comes back: nothing of a game stays."""
-    _profile, run = opened
+    profile, run = opened
+    _known_short(profile, run)
     assert sum(line.count("MPY: soft reboot") for line in run.lines) == 2 * len(OPEN_EACH)
     # the menu's first pass in each VM
     menus = [p.free for i, p in enumerate(run.passes)
              if p.top == "MainMenu" and (i == 0 or run.passes[i - 1].top != "MainMenu")]
     assert len(menus) == len(OPEN_EACH) + 1, menus
-    assert max(menus) - min(menus) <= 256, menus
+    # the power-on menu shows the first boot's "No saved data" toast (the renderer keeps what
+    # it drew of it): the menus the games come back to are compared
+    back = menus[1:]
+    assert max(back) - min(back) <= 256 and menus[0] <= min(back), menus
     print("menu free beside 24 KB held:", menus)
 
 
