@@ -239,9 +239,8 @@ def test_new_game_at_an_end_says_when_the_memory_is_nearly_full(name, profile, s
     """New game on an end screen starts the game as its new-game list does, so it warns as
     that list does when the records not pulled nearly fill the memory: over the game's
     screen (Space Lunch builds it once the press is handled), OK goes on to it."""
-    from companion.core.store import KIND_GAME
-
     from companion.core.catalog import about
+    from companion.core.store import KIND_GAME
 
     s = store(nvm_file(nvm))
     while s.room(about(name)["record_bytes"]) > 1:  # the size the warning counts with
