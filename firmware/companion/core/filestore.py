@@ -36,6 +36,8 @@ from .saveformat import (
     MAX_PAYLOAD,
     MSG_BLANK,
     MSG_ERROR,
+    check_payload,
+    id_bytes,
 )
 
 ENOSPC = const(28)  # littlefs's "no space" (MicroPython's errno module lacks the name)
@@ -344,21 +346,8 @@ class FileStore:
 
     # ---- validation (as store.Store) -----------------------------------------------------
 
-    def _check_payload(self, payload):
-        if not isinstance(payload, (bytes, bytearray)):
-            raise ValueError("payload {!r} is not bytes".format(type(payload)))
-        if len(payload) > self.max_payload:
-            raise ValueError("payload of {} bytes is over {}".format(len(payload),
-                                                                     self.max_payload))
-        return bytes(payload)
-
-    def _id_bytes(self, game_id):
-        if not isinstance(game_id, str):
-            raise ValueError("game id {!r} is not a str".format(game_id))
-        raw = game_id.encode("utf-8")
-        if not raw or len(raw) > MAX_ID_LEN:
-            raise ValueError("game id {!r} is not 1..{} bytes".format(game_id, MAX_ID_LEN))
-        return raw
+    _check_payload = check_payload
+    _id_bytes = id_bytes
 
     # ---- files ---------------------------------------------------------------------------
 

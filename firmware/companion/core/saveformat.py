@@ -43,3 +43,24 @@ MSG_CUT_SETTINGS_RECORDS = "Power cut while saving - settings reset, some game r
 MSG_CUT_LAST = "Power cut while saving - last change lost"
 MSG_NO_NVM = "No memory for saves - nothing will be kept"
 MSG_ERROR = "Saved data unreadable - starting fresh"
+
+
+# Both stores' checks of what they are given (store.Store on nvm, filestore.FileStore on
+# littlefs), written once: each class takes them as its methods (no extra frame on a save).
+
+def check_payload(store, payload):
+    if not isinstance(payload, (bytes, bytearray)):
+        raise ValueError("payload {!r} is not bytes".format(type(payload)))
+    if len(payload) > store.max_payload:
+        raise ValueError("payload of {} bytes is over {}".format(len(payload),
+                                                                 store.max_payload))
+    return bytes(payload)
+
+
+def id_bytes(store, game_id):
+    if not isinstance(game_id, str):
+        raise ValueError("game id {!r} is not a str".format(game_id))
+    raw = game_id.encode("utf-8")
+    if not raw or len(raw) > MAX_ID_LEN:
+        raise ValueError("game id {!r} is not 1..{} bytes".format(game_id, MAX_ID_LEN))
+    return raw
