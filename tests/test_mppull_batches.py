@@ -314,7 +314,7 @@ def test_the_frames_are_the_firmware_s(tmp_path):
 
 # ---- on the real board ---------------------------------------------------------------------
 
-@pytest.mark.xdist_group("mpboard")
+@pytest.mark.xdist_group("mppull-board")  # its own emulator, beside test_mp_host's
 def test_pull_from_micropython_1_24_of_records_its_own_store_wrote(tmp_path, monkeypatch,
                                                                    capsys):
     """The firmware's FileStore on plain MicroPython 1.24.1 in rp2040js (its littlefs, its

@@ -2,9 +2,12 @@
 has it, run into a fresh virtual environment, prints no warning (setuptools' license
 deprecation and its "Editable installation" note were printed at every setup)."""
 
+import os
 import re
 import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # pip's own word about an index folder this machine's pip configuration names but lacks: the
@@ -18,7 +21,11 @@ def setup_lines(venv):
     project (make -n prints it; -B as if nothing were installed yet), the project's own
     install with --no-deps: its dependencies are wheels that build nothing."""
     stamp = "{}/.installed".format(venv)
-    proc = subprocess.run(["make", "-n", "-B", stamp, "VENV={}".format(venv)], cwd=str(ROOT),
+    # under `make test` this runs inside make: its MAKELEVEL would make -n say "Entering
+    # directory" lines, which are not recipe lines
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    proc = subprocess.run(["make", "--no-print-directory", "-n", "-B", stamp,
+                           "VENV={}".format(venv)], cwd=str(ROOT), env=env,
                           capture_output=True, text=True, timeout=60, check=True)
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     editable = [i for i, ln in enumerate(lines) if " -e " in ln and "pip install" in ln]
@@ -39,6 +46,8 @@ def run_setup(lines):
     return 0, said
 
 
+# a fresh environment from PyPI: half a minute of one core, so with the long runs
+@pytest.mark.soak
 def test_the_setup_install_prints_nothing(tmp_path):
     venv = tmp_path / "venv"
     rc, said = run_setup(setup_lines(venv))
