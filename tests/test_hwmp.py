@@ -283,3 +283,37 @@ def test_open_store_on_micropython_is_the_file_store_in_data():
     out = mplane.run(libs=libs, code=code)
     assert out.output.splitlines()[0] == ("FileStore No saved data - starting fresh "
                                           "['00000001.rec']"), out.output
+
+
+def test_the_vm_after_a_crash_starts_at_the_menu_on_the_game_that_crashed():
+    """On MicroPython a crash ends its VM (main._after_crash: hw.relaunch); the next VM reads
+    the crash streak and the game it was in, and its menu puts the cursor on that game's row
+    (as after leaving the game), so one press opens it again. A crash at power-on or in the
+    menu names no game; what the crashed VM could not show comes along."""
+    code = (
+        "import sys\nsys.path.insert(0, '/lib')\n"
+        "from companion import main\n"
+        "class HW:\n"
+        "    def __init__(self, launched):\n"
+        "        self.launched = launched\n"
+        "    def relaunch(self, target):\n"
+        "        raise SystemExit(target)\n"
+        "main._crashed = lambda hw, store, exc, where, record: False\n"
+        "for launched in ('lets_do_lunch', '@aqua_brunch', None, '!1 space_days'):\n"
+        "    hw = HW(launched)\n"
+        "    try:\n"
+        "        main._after_crash(hw, None, MemoryError('no room'), 'Door', 2)\n"
+        "    except SystemExit as e:\n"
+        "        target = e.args[0]\n"
+        "    nxt = HW(target)\n"
+        "    streak, left = main._crash_streak(nxt)\n"
+        "    print(repr(target.split(chr(10))[0]), streak, repr(nxt.launched), left[1],\n"
+        "          type(left[0]).__name__, left[0])\n")
+    libs = (FIRMWARE / "companion", ROOT / "shared_rules") + tuple(
+        sorted((FIRMWARE / "mplib").glob("*.py")))
+    out = mplane.run(libs=libs, code=code)
+    assert out.output.splitlines()[:4] == [
+        "'!2 lets_do_lunch' 2 '@lets_do_lunch' Door MemoryError no room",
+        "'!2 aqua_brunch' 2 '@aqua_brunch' Door MemoryError no room",
+        "'!2' 2 None Door MemoryError no room",
+        "'!2' 2 None Door MemoryError no room"], out.output

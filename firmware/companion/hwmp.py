@@ -64,9 +64,9 @@ def _picographics(cfg):
     bus = SPIBus(cs=g(p["cs"]), dc=g(p["dc"]), sck=g(p["sck"]), mosi=g(p["mosi"]),
                  bl=g(p["backlight"]) if "backlight" in p else None)
     w, h = cfg["width"], cfg["height"]
-    buffer = bytearray(w * h)  # PEN_P8: a byte a pixel
+    buffer = bytearray(w * h // 2)  # PEN_P4: half a byte a pixel (mpparts.PicoGraphicsPanel)
     gfx = picographics.PicoGraphics(display=picographics.DISPLAY_PICO_DISPLAY, bus=bus,
-                                    pen_type=picographics.PEN_P8,
+                                    pen_type=picographics.PEN_P4,
                                     rotate=PICOGRAPHICS_ROTATE[cfg["rotation"]], buffer=buffer)
     bw, bh = gfx.get_bounds()
     if (bw, bh) != (w, h):

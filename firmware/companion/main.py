@@ -13,7 +13,7 @@ from .hwbase import MENU, Relaunch
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
 GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.md, "Room")
-CRASHED = "!"  # MicroPython: a VM started after a crash, "!<crashes in a row>" (hw.launched)
+CRASHED = "!"  # MicroPython: a VM started after a crash, "!<crashes in a row>[ <game>]"
 
 
 def run(hw, store=None):
@@ -70,7 +70,15 @@ def _after_crash(hw, store, exc, where, streak):
     shown = _crashed(hw, store, exc, where, streak <= QUIET_AFTER)
     if _fresh_vm(hw):
         said = "" if shown else "\n{}\n{}\n{}".format(where, type(exc).__name__, exc)
-        hw.relaunch(CRASHED + str(streak) + said)  # never returns
+        hw.relaunch(CRASHED + str(streak) + _its_game(hw.launched) + said)  # never returns
+
+
+def _its_game(launched):
+    """" <game id>": the game the crashed VM was for (or had just left, back at the menu),
+    so that the menu after the crash has the cursor on its row, as after leaving it."""
+    if not launched or launched[0] == CRASHED:
+        return ""
+    return " " + (launched[1:] if launched[0] == MENU else launched)
 
 
 def _fresh_vm(hw):
@@ -82,16 +90,17 @@ def _fresh_vm(hw):
 def _crash_streak(hw):
     """(crashes in a row before this VM, the crash it must still show or None): 0 and None,
     but for a MicroPython VM started after a crash, which then starts as CircuitPython's
-    restart does (the menu, offering the saved game). The last VM's crash comes as
-    "!<crashes>" and, when it had no room for the crash screen, its screen, exception class
-    and message on lines of their own."""
+    restart does (the menu, offering the saved game, its cursor on the game that crashed).
+    The last VM's crash comes as "!<crashes>[ <game>]" and, when it had no room for the
+    crash screen, its screen, exception class and message on lines of their own."""
     launched = hw.launched
     if not launched or launched[0] != CRASHED:
         return 0, None
-    hw.launched = None
     lines = launched[1:].split("\n", 3)
+    first = lines[0].split(" ", 1)
+    hw.launched = MENU + first[1] if len(first) > 1 and first[1] else None
     try:
-        streak = int(lines[0])
+        streak = int(first[0])
     except ValueError:
         streak = 1
     if len(lines) < 4:

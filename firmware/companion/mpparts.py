@@ -26,28 +26,28 @@ def gpio(name):
 
 class PicoGraphicsPanel:
     """The Display Pack's ST7789 through Pimoroni's PicoGraphics (its MicroPython build):
-    pen type P8, one byte a pixel, a palette index, in a framebuffer this object owns and
-    gives PicoGraphics (``buffer=``) so framebuf draws into the same bytes; update() turns the
-    palette into RGB565 as it sends."""
+    pen type P4, half a byte a pixel, an index into 16 pens, in a framebuffer this object
+    owns and gives PicoGraphics (``buffer=``) so framebuf draws into the same bytes; update()
+    turns the palette into RGB565 as it sends. P4 rather than P8: its 16 KB buffer where P8's
+    is 32 KB, on the same heap as the app (the games' screens need about 20 KB more than P8
+    left them, and show fewer than 16 colours); docs/firmware.md has the figures."""
 
-    format = "P8"
+    format = "P4"
     bus = None
 
     def __init__(self, gfx, buffer, width, height):
+        from fbdisplay import Pens16
+
         self.gfx = gfx
         self.buffer = buffer
         self.width = width
         self.height = height
         self.brightness = gfx.set_backlight  # 0..1, gamma-corrected by the driver
-        self._pens = {}
+        self.pens = Pens16(self._set)
+        self.pen = self.pens.pen
 
-    def pen(self, rgb):
-        """The palette index of colour 0xRRGGBB, made the first time (256 at most)."""
-        p = self._pens.get(rgb)
-        if p is None:
-            p = self.gfx.create_pen((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
-            self._pens[rgb] = p
-        return p
+    def _set(self, i, rgb):
+        self.gfx.update_pen(i, (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
 
     def show(self):
         self.gfx.update()

@@ -228,7 +228,7 @@ class Palette:
         _range(color_count, 1, 32767, "color_count")
         self._c = [0] * color_count
         self._t = 0  # the transparent entries, a bit each
-        self._p = None  # what the display made of it: (display, size, plan)
+        self._p = None  # what the display made of it: (the display's era, size, plan)
 
     def __len__(self):
         return len(self._c)
@@ -260,22 +260,22 @@ class Palette:
         """How a source of ``n`` values draws through this palette on ``dsp``: a tuple of
         (palette framebuf, transparent key) passes, () when nothing of it shows."""
         p = self._p
-        if p is None or p[0] is not dsp or p[1] != n:
-            p = self._p = (dsp, n, dsp._plan(self._c, self._t, n))
+        if p is None or p[0] is not dsp.era or p[1] != n:
+            p = self._p = (dsp.era, n, dsp._plan(self._c, self._t, n))
         return p[2]
 
     def _pen(self, dsp, i):
         """The display's pen for entry ``i``; None: transparent (or no such entry)."""
         p = self._p
-        if p is None or p[0] is not dsp or p[1] != -1 - i:
-            p = self._p = (dsp, -1 - i, self._make_pen(dsp, i))
+        if p is None or p[0] is not dsp.era or p[1] != -1 - i:
+            p = self._p = (dsp.era, -1 - i, self._make_pen(dsp, i))
         return p[2]
 
     def _pens(self, dsp):
         """The pens of entries 0 and 1 (as _pen): a 1-bit bitmap's two."""
         p = self._p
-        if p is None or p[0] is not dsp or p[1] != -1000:
-            p = self._p = (dsp, -1000, (self._make_pen(dsp, 0), self._make_pen(dsp, 1)))
+        if p is None or p[0] is not dsp.era or p[1] != -1000:
+            p = self._p = (dsp.era, -1000, (self._make_pen(dsp, 0), self._make_pen(dsp, 1)))
         return p[2]
 
     def _make_pen(self, dsp, i):

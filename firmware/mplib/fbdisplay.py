@@ -6,16 +6,21 @@ layer in list order: fill_rect for shapes, boxes and text drawn larger, blit wit
 for other tiles and glyphs) and sends it with ``panel.show()``, once. The panel (the board
 layer's) gives:
 
-- ``width``, ``height``; ``format``: "P8" (a byte a pixel, a pen index: framebuf.GS8) or
-  "MONO" (a bit a pixel: framebuf.MONO_VLSB, the SSD1306's layout);
+- ``width``, ``height``; ``format``: "P8" (a byte a pixel, a pen index: framebuf.GS8),
+  "P4" (half a byte a pixel, the first pixel of two in the high half: framebuf.GS4_HMSB, as
+  PicoGraphics' PEN_P4 lays it out) or "MONO" (a bit a pixel: framebuf.MONO_VLSB, the
+  SSD1306's layout);
 - ``buffer``: the bytearray drawn into; ``show()``: send it to the glass;
-- ``pen(rgb888)`` -> the pixel value of a colour (P8: a palette index; MONO: 0 or 1,
-  ``mono_pen`` here converts as displayio does for a 1-bit display);
+- ``pen(rgb888)`` -> the pixel value of a colour (P8, P4: a palette index; MONO: 0 or 1,
+  ``mono_pen`` here converts as displayio does for a 1-bit display); a P4 panel's 16 pens
+  are a ``Pens16`` (below): a frame that brings a colour when all 16 are taken is drawn
+  again on a palette emptied for it;
 - ``brightness``: None, or a callable taking 0..1; ``bus``: None, or an object with
   ``send(command, data)``.
 
 A Palette's entries changed after a draw show at the next refresh (the palette drops what
-the display made of it when it changes).
+the display made of it when it changes, and all palettes drop it when the display's ``era``
+changes: its pens were given out again).
 """
 
 import time
@@ -38,15 +43,21 @@ class FramebufferDisplay:
         fmt = panel.format
         if fmt == "P8":
             f = framebuf.GS8
+        elif fmt == "P4":
+            f = framebuf.GS4_HMSB
         elif fmt == "MONO":
             f = framebuf.MONO_VLSB
         else:
-            raise ValueError("panel format must be 'P8' or 'MONO', not {!r}".format(fmt))
+            raise ValueError("panel format must be 'P8', 'P4' or 'MONO', not {!r}".format(fmt))
         self.panel = panel
         self.width = panel.width
         self.height = panel.height
         self.mono = fmt == "MONO"
+        self._nib = fmt == "P4"  # pens packed two a byte in a palette's framebuf
+        self._top = 2 if self.mono else 16 if self._nib else 256  # pen values there are
         self._fmt = f
+        self.era = object()  # what the palettes' pens were made under (see refresh)
+        self.redraws = 0  # frames drawn again for want of a pen (P4: over 16 colours)
         self.fb = framebuf.FrameBuffer(panel.buffer, self.width, self.height, f)
         self.pen = panel.pen
         self.bus = getattr(panel, "bus", None)
@@ -79,14 +90,26 @@ class FramebufferDisplay:
 
     def refresh(self, *, target_frames_per_second=None, minimum_frames_per_second=0):
         t0 = time.ticks_us()
-        self.fb.fill(self.pen(0))
-        if self._root is not None:
-            self._root._draw(self, 0, 0, 1)
+        self._draw()
+        pens = getattr(self.panel, "pens", None)
+        if pens is not None and pens.spilled:
+            # a colour came with all 16 pens taken (it was drawn in the nearest): the pens
+            # given out again to this frame's colours alone, the frame drawn again
+            pens.reset()
+            self.era = object()
+            self._plans = {}
+            self.redraws += 1
+            self._draw()
         t1 = time.ticks_us()
         self.panel.show()
         self.draw_us = time.ticks_diff(t1, t0)
         self.show_us = time.ticks_diff(time.ticks_us(), t1)
         return True
+
+    def _draw(self):
+        self.fb.fill(self.pen(0))
+        if self._root is not None:
+            self._root._draw(self, 0, 0, 1)
 
     @property
     def brightness(self):
@@ -130,11 +153,13 @@ class FramebufferDisplay:
             for i in range(n):
                 if opaque >> i & 1:
                     used[pens[i]] = 1
+            top = self._top
             k = 0  # a pen no opaque entry has
-            while k < 256 and used[k]:
+            while k < top and used[k]:
                 k += 1
-            if k == 256:
-                raise ValueError("no pen left for a transparent entry: 256 colours in use")
+            if k == top:
+                raise ValueError("no pen left for a transparent entry: {} colours in "
+                                 "use".format(top))
             plan = (self._pass(_keyed(pens, opaque, k), k),)
         else:
             lit = 0
@@ -155,7 +180,12 @@ class FramebufferDisplay:
     def _pass(self, pens, key):
         """(palette framebuf, key, whether value 0 draws nothing: a blank tile is skipped,
         the pens themselves: a tile cut into boxes is filled with them)"""
-        return (framebuf.FrameBuffer(pens, len(pens), 1, self._fmt), key, pens[0] == key, pens)
+        src = pens
+        if self._nib:  # GS4_HMSB: entry 2i in the high half of byte i, 2i + 1 in the low
+            src = bytearray((len(pens) + 1) >> 1)
+            for i in range(len(pens)):
+                src[i >> 1] |= pens[i] << (0 if i & 1 else 4)
+        return (framebuf.FrameBuffer(src, len(pens), 1, self._fmt), key, pens[0] == key, pens)
 
 
 def _keyed(pens, keep, k):
@@ -173,3 +203,54 @@ def _ones(n, mask):
         if mask >> i & 1:
             pens[i] = 1
     return pens
+
+
+class Pens16:
+    """The 16 pens of a 4-bit panel (PicoGraphics' PEN_P4): colours get pens in the order
+    they come, ``set_pen(index, rgb888)`` puts each in the panel's palette. When all 16 are
+    taken a new colour is drawn in the nearest one and ``spilled`` is set: the display then
+    resets the pens and draws the frame again, so a frame of at most 16 colours always shows
+    them exactly (the games' screens have fewer; the menus after a game start afresh)."""
+
+    def __init__(self, set_pen):
+        self._set = set_pen
+        self._pens = {}
+        self._rgb = []
+        self.spilled = False
+
+    def pen(self, rgb):
+        p = self._pens.get(rgb)
+        if p is None:
+            p = len(self._rgb)
+            if p < 16:
+                self._pens[rgb] = p
+                self._rgb.append(rgb)
+                self._set(p, rgb)
+            else:
+                self.spilled = True
+                p = _nearest(self._rgb, rgb)
+        return p
+
+    def colors(self):
+        """The colour of each pen given out, by index."""
+        return self._rgb
+
+    def reset(self):
+        self._pens = {}
+        self._rgb = []
+        self.spilled = False
+
+
+def _nearest(colors, rgb):
+    best = 0
+    far = 1 << 30
+    r, g, b = rgb >> 16, rgb >> 8 & 0xFF, rgb & 0xFF
+    for i in range(len(colors)):
+        c = colors[i]
+        d = (c >> 16) - r
+        e = (c >> 8 & 0xFF) - g
+        f = (c & 0xFF) - b
+        d = d * d + e * e + f * f
+        if d < far:
+            best, far = i, d
+    return best

@@ -30,7 +30,10 @@ def colour_display(w=16, h=8):
 
 
 def rgb(panel, x, y):
-    return panel.colors[panel.buffer[y * panel.width + x]]
+    i = y * panel.width + x
+    if panel.format == "P4":  # two pixels a byte, the first in the high half
+        return panel.colors[panel.buffer[i >> 1] >> (0 if i & 1 else 4) & 15]
+    return panel.colors[panel.buffer[i]]
 
 
 def bit(panel, x, y):
@@ -131,7 +134,7 @@ def test_a_shape_is_at_least_a_pixel():
 def test_a_panel_of_another_format_is_refused():
     panel = Panel(8, 8, "P8")
     panel.format = "RGB565"
-    raises(ValueError, "panel format must be 'P8' or 'MONO', not 'RGB565'",
+    raises(ValueError, "panel format must be 'P8', 'P4' or 'MONO', not 'RGB565'",
            FramebufferDisplay, panel)
 
 
@@ -271,7 +274,7 @@ def test_tiles_filled_as_boxes_draw_as_blitted_ones():
     for x in range(32, 64):  # tile 1: a checkerboard (too many boxes: blitted)
         for y in range(8):
             sheet[x, y] = (x + y) % 3
-    for fmt in ("P8", "MONO"):
+    for fmt in ("P8", "P4", "MONO"):
         panel = Panel(80, 8, fmt)
         drv = FramebufferDisplay(panel)
         p = displayio.Palette(3)
@@ -279,7 +282,7 @@ def test_tiles_filled_as_boxes_draw_as_blitted_ones():
         p[2] = 0x000000 if fmt == "MONO" else RED
         p.make_transparent(0)
         root = displayio.Group()
-        root.append(rect(GREEN if fmt == "P8" else WHITE, 80, 8))
+        root.append(rect(WHITE if fmt == "MONO" else GREEN, 80, 8))
         grid = displayio.TileGrid(sheet, pixel_shader=p, width=2, tile_width=32,
                                   tile_height=8, x=3)
         grid[1] = 1
@@ -288,11 +291,11 @@ def test_tiles_filled_as_boxes_draw_as_blitted_ones():
         drv.refresh()
         src = sheet._tiles(32, 8, 1)
         assert type(src[0]) is bytes and type(src[1]) is framebuf.FrameBuffer
-        under = GREEN if fmt == "P8" else 1
+        under = 1 if fmt == "MONO" else GREEN
         for y in range(8):
             for x in range(80):
                 v = sheet[x - 3, y] if 3 <= x < 67 else 0
-                if fmt == "P8":
+                if fmt != "MONO":
                     want = (under, WHITE, RED)[v]
                     assert rgb(panel, x, y) == want, (x, y)
                 else:
@@ -344,3 +347,41 @@ def test_nothing_shown_is_black():
     drv.root_group = None
     drv.refresh()
     assert rgb(panel, 3, 3) == 0
+
+
+def _stripes(colors):
+    """A 2-pixel-wide stripe of each colour, side by side."""
+    root = displayio.Group()
+    for i in range(len(colors)):
+        root.append(rect(colors[i], 2, 4, x=2 * i))
+    return root
+
+
+def test_a_4_bit_panel_gives_its_16_pens_to_the_frame_that_needs_them():
+    """P4 (the Display Pack's PicoGraphics pen type): 16 pens. A frame bringing colours when
+    all are taken is drawn again on pens given to its own colours: each shows exactly."""
+    panel = Panel(64, 4, "P4")
+    drv = FramebufferDisplay(panel)
+    first = [0x000000] + [0x100000 * i + 0x0F for i in range(1, 15)]  # 15 colours, black first
+    drv.root_group = _stripes(first)
+    drv.refresh()
+    assert drv.redraws == 0 and len(panel.colors) == 15
+    assert [rgb(panel, 2 * i, 0) for i in range(15)] == first
+    # another screen of 12 colours, 10 of them new: 25 in all, 12 on the glass
+    second = [0x000000, first[1]] + [0x00FF00 + i for i in range(10)]
+    drv.root_group = _stripes(second)
+    drv.refresh()
+    assert drv.redraws == 1 and not panel.pens.spilled
+    assert [rgb(panel, 2 * i, 0) for i in range(12)] == second
+    assert len(panel.colors) == 16 and sorted(set(panel.colors[:12])) == sorted(second)
+    # the first screen again: its colours back, exactly
+    drv.root_group = _stripes(first)
+    drv.refresh()
+    assert drv.redraws == 2
+    assert [rgb(panel, 2 * i, 0) for i in range(15)] == first
+    # a frame of 18 colours: 16 shown exactly, the last two in their nearest pen (no error)
+    many = [0x000000] + [0x0F0F00 * i for i in range(1, 18)]
+    drv.root_group = _stripes(many)
+    drv.refresh()
+    assert [rgb(panel, 2 * i, 0) for i in range(16)] == many[:16]
+    assert rgb(panel, 32, 0) == many[15] and rgb(panel, 34, 0) == many[15]

@@ -6,26 +6,41 @@ import binascii
 import gc
 
 import scenes
-from fbdisplay import FramebufferDisplay, mono_pen
+from fbdisplay import FramebufferDisplay, Pens16, mono_pen
 
 from companion import display as displays
 
 
 class Panel:
-    """A panel in memory: the framebuffer, pens given out in the order colours come (P8) or
-    displayio's 1-bit conversion (MONO), and a count of sends."""
+    """A panel in memory: the framebuffer, pens given out in the order colours come (P8),
+    16 of them as the Display Pack's PicoGraphics panel has them (P4: fbdisplay.Pens16, the
+    board's own), or displayio's 1-bit conversion (MONO), and a count of sends."""
 
     def __init__(self, width, height, fmt):
         self.width = width
         self.height = height
         self.format = fmt
-        rows = height if fmt == "P8" else (height + 7) // 8
-        self.buffer = bytearray(width * rows)
+        if fmt == "P8":
+            size = width * height
+        elif fmt == "P4":
+            size = (width * height + 1) // 2
+        else:
+            size = width * ((height + 7) // 8)
+        self.buffer = bytearray(size)
         self.colors = []
         self._pens = {}
         self.shows = 0
         self.brightness = None
         self.bus = None
+        if fmt == "P4":
+            self.pens = Pens16(self._set)
+            self.pen = self.pens.pen
+
+    def _set(self, i, rgb):
+        if i == len(self.colors):
+            self.colors.append(rgb)
+        else:
+            self.colors[i] = rgb
 
     def pen(self, rgb):
         if self.format == "MONO":
@@ -40,15 +55,15 @@ class Panel:
         self.shows += 1
 
 
-def display(kind, width, height):
-    panel = Panel(width, height, "P8" if kind == "st7789" else "MONO")
+def display(kind, width, height, fmt=None):
+    panel = Panel(width, height, fmt or ("P4" if kind == "st7789" else "MONO"))
     return panel, displays.make(kind, FramebufferDisplay(panel), width, height)
 
 
-def shot(name, kind, width, height):
+def shot(name, kind, width, height, fmt=None):
     import terminalio
 
-    panel, d = display(kind, width, height)
+    panel, d = display(kind, width, height, fmt)
     scenes.build(name, d)
     drv = d.driver
     d.refresh()
@@ -57,7 +72,8 @@ def shot(name, kind, width, height):
     drv._plans = {}
     d.refresh()
     cold = drv.draw_us
-    print("@@SHOT", name, kind, width, height, panel.format, warm, cold, panel.shows)
+    label = kind if fmt is None else "{}-{}".format(kind, fmt)
+    print("@@SHOT", name, label, width, height, panel.format, warm, cold, panel.shows)
     print("@@PENS", " ".join(["{:06x}".format(c) for c in panel.colors]))
     buf = panel.buffer
     for i in range(0, len(buf), 2048):
@@ -67,13 +83,16 @@ def shot(name, kind, width, height):
 
 
 def all_shots(names=None):
-    for kind, w, h in scenes.DISPLAYS:
-        for name in names or scenes.SCENES:
-            try:
-                shot(name, kind, w, h)
-            except Exception as e:
-                import sys
+    todo = [(name, kind, w, h, None) for kind, w, h in scenes.DISPLAYS
+            for name in names or scenes.SCENES]
+    # the colour panel a byte a pixel too (fbdisplay's P8, a pen for every colour)
+    todo += [(name, "st7789", 240, 135, "P8") for name in scenes.P8_SCENES]
+    for name, kind, w, h, fmt in todo:
+        try:
+            shot(name, kind, w, h, fmt)
+        except Exception as e:
+            import sys
 
-                print("@@FAILED", name, kind)
-                sys.print_exception(e)
-                print("@@DONE")
+            print("@@FAILED", name, kind if fmt is None else "{}-{}".format(kind, fmt))
+            sys.print_exception(e)
+            print("@@DONE")

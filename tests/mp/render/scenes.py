@@ -204,3 +204,4 @@ def build(name, d):
 
 SCENES = ("menu", "menu_moved", "settings_scrolled", "toast", "dialog", "number_picker",
           "gauge", "gauge_low", "crash", "ldl_widget", "ldl_play", "sl_solo")
+P8_SCENES = ("menu", "ldl_play")  # also drawn a byte a pixel (P8), not only as the board (P4)

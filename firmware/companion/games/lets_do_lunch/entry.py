@@ -61,6 +61,7 @@ def open(app, payload=None):  # the game-module entry point name
     game = games.from_bytes(payload)
     if game.game_id != GAME_ID:
         raise ValueError("not a Let's Do Lunch game")
+    del games  # this frame's hold on the registry too, or forgetting it frees nothing
     _forget_games()
     setup = setup_of(game) if len(params) >= _SETUP_PARAMS else None
     if setup is None:
@@ -209,6 +210,7 @@ class SetupScreen(ListScreen):
                 game.set_base(old.base)
             for a in old.actions():
                 game.apply(a)
+        del games  # this frame's hold on the registry too, or forgetting it frees nothing
         _forget_games()
         play(self.app, game, setup, replace=True)
 
