@@ -72,7 +72,11 @@ def _picographics(cfg):
     if (bw, bh) != (w, h):
         raise ValueError("display: PicoGraphics gives {}x{} for rotation {}, the profile says "
                          "{}x{}".format(bw, bh, cfg["rotation"], w, h))
-    return mpparts.PicoGraphicsPanel(gfx, buffer, w, h)
+    from fbdisplay import Pens16  # firmware/mplib, on the board's /lib
+
+    # (a class, not a function made here: that would keep this module, unloaded after the
+    # build, alive beside the app: 4 KB at the menu)
+    return mpparts.PicoGraphicsPanel(gfx, buffer, w, h, Pens16)
 
 
 def ssd1306_commands(width, height, rotation):

@@ -35,15 +35,15 @@ class PicoGraphicsPanel:
     format = "P4"
     bus = None
 
-    def __init__(self, gfx, buffer, width, height):
-        from fbdisplay import Pens16
-
+    def __init__(self, gfx, buffer, width, height, pens16):
+        """``pens16``: the class that gives out the 16 pens (fbdisplay.Pens16, which hwmp
+        passes: this module is also on CircuitPython boards, where /lib has no fbdisplay)."""
         self.gfx = gfx
         self.buffer = buffer
         self.width = width
         self.height = height
         self.brightness = gfx.set_backlight  # 0..1, gamma-corrected by the driver
-        self.pens = Pens16(self._set)
+        self.pens = pens16(self._set)
         self.pen = self.pens.pen
 
     def _set(self, i, rgb):
