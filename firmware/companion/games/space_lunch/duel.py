@@ -23,12 +23,21 @@ REASONS = {"triplets": "three triplets", "doubles": "more pairs",
            "shared": "tied all the way"}
 
 
+def _count(n, word):
+    return "{} {}{}".format(n, word, "" if n == 1 else "s")
+
+
+def drinks(counts):
+    """A player's beverages by type, in 19 characters ("Chill" would make it 21)."""
+    return "Hot {} Jelly {} Jar {}".format(*counts)
+
+
 class DuelScreen(SpaceLunchScreen):
     def _panel(self, d, lay):
         g = displayio.Group()
-        n = 3 if d.mono else 6
+        n = 3 if d.mono else 7  # the colour display: seven rows of twelve beside the grid
         for i in range(n):
-            lab = text(d, "", lay.panel, lay.top + i * 12 + 6 + (0 if d.mono else 2), d.FG, 1)
+            lab = text(d, "", lay.panel, lay.top + i * 12 + 6, d.FG, 1)
             self.stat.append(lab)
             g.append(lab)
         return g
@@ -44,22 +53,22 @@ class DuelScreen(SpaceLunchScreen):
             self.sel = 0
 
     def _stats(self):
+        """In words: ten characters a line on the OLED (the player to move, named in the top
+        line: their sets and the deck; their drinks on the bottom line), twenty on the colour
+        display (both players: sets, coupon, drinks; then the deck and the row stacks)."""
         e = self.e
+        if self.d.mono:
+            s = e.turn if e.turn < 2 else 0
+            return (_count(e.triplets(s), "triplet"), _count(e.pairs(s), "pair"),
+                    "Deck {}".format(e.deck))
         names = self.names()
         out = []
         for s in (0, 1):
-            dr = e.drinks[s]
-            flag = "" if e.coupon_used[s] else " C"
-            if self.d.mono:
-                out.append("{} {}t{}p{}".format(names[s][:3], e.triplets(s), e.pairs(s), flag))
-            else:
-                out.append("{} {}t {}p{}".format(names[s], e.triplets(s), e.pairs(s), flag))
-                out.append("  H{} J{} C{}".format(dr[0], dr[1], dr[2]))
-        if self.d.mono:
-            out.append("Deck {}".format(e.deck))
-        else:
-            out.append("Stacks H{} J{} C{}".format(e.stack(0), e.stack(1), e.stack(2)))
-            out.append("Deck {}".format(e.deck))
+            out.append("{} {}".format(names[s], _count(e.triplets(s), "triplet")))
+            out.append("{}, {}".format(_count(e.pairs(s), "pair"),
+                                       "no coupon" if e.coupon_used[s] else "1 coupon"))
+            out.append(drinks(e.drinks[s]))
+        out.append("Deck {} Stacks {} {} {}".format(e.deck, e.stack(0), e.stack(1), e.stack(2)))
         return out
 
     def draw(self):
@@ -82,12 +91,12 @@ class DuelScreen(SpaceLunchScreen):
         else:
             title, line, cursor = self._turn_lines()
         if d.mono and not e.is_over() and not e.pending and line == "OK: take":
-            line = "H J C: {} {} {} | {} {} {}".format(*(e.drinks[0] + e.drinks[1]))
+            line = drinks(e.drinks[e.turn])
         self.draw_grid(cursor, -1)
         self.bar.set(title)
         self._line(line)
-        def color_of(i):  # the seat to move in the accent colour
-            seat = i if d.mono else i // 2
+        def color_of(i):  # the seat to move in the accent colour (the OLED shows that seat)
+            seat = e.turn if d.mono else i // 3
             return d.ACCENT if seat == e.turn and seat < 2 and not e.is_over() else d.FG
 
         self.wheel_or_panel(color_of)

@@ -91,8 +91,11 @@ class SoloScreen(SpaceLunchScreen):
     def _stats(self):
         t, p, ap, at, need, deck, coupons = V.stats(self.e)
         if self.d.mono:
-            return ("You {}/3 {}p".format(t, p), "Aut {}/{} {}t".format(ap, need, at),
-                    "Deck{} C{}".format(deck, coupons))
+            # ten characters a line: the sets each side needs, and the coupons (the OLED's
+            # opening line names what the Automa needs; the deck and the other sets are cards
+            # on the table)
+            return ("You {}/3".format(t), "Automa {}/{}".format(ap, need),
+                    "Coupons {}".format(coupons))
         return ("You {}/3".format(t), "triplets, {} pair{}".format(p, "" if p == 1 else "s"),
                 "Automa {}/{}".format(ap, need),
                 "pairs, {} triplet{}".format(at, "" if at == 1 else "s"),
