@@ -43,12 +43,12 @@ def test_the_question_starts_on_the_own_colour(profile, tmp_path, simulate, nvm)
     assert c["problems"] == []
     t = c["texts"]
     assert t[:2] == ["P1 takes", "7"]
-    assert t[2:5] == ["P1's", "own", "P2's"]
+    assert t[2:4] == ["Own colour", "P2's"] and "P1's" not in t  # the taker's, in words
     # one OK: the own colour; the scores count it
     g.apply(TAKE + 0)
     sim = simulate(profile, TO_SCORES3 + " ".join(words) + " ok ok " + to_scores(g) + " ok", nvm)
     t = sim.texts()
-    assert t[0] == "Scores" and "7 own 1" in t, t
+    assert t[:2] == ["Scores", "round 2"] and "7, colour 1" in t, t  # tied on points
     from companion.core.store import Store
 
     saved = games.from_bytes(Store(sim.nvm).load_game()[1])
@@ -65,7 +65,8 @@ def test_another_card_taken(profile, simulate):
     t = sim.texts()
     assert t[:2] == ["Round 1", "strength"]  # the round's result after the question
     t = simulate(profile, TO_SCORES3 + " ".join(words) + " ok " + to_scores(g) + " ok").texts()
-    assert t[0] == "Scores" and t.count("7 own 0") == 2, t
+    # the own-colour count (the tie-break) beside tied points only
+    assert t == ["Scores", "round 2", "P1", "7, colour 0", "P2", "7, colour 0", "P3", "2"], t
 
 
 def test_alike_cards_ask_nothing(profile, simulate):

@@ -119,7 +119,7 @@ def test_undo_and_resume_mid_entry(profile, simulate, nvm):
     assert t[0] == "Resume game?"
     sim = simulate(profile, "ok", nvm)
     t = sim.texts()
-    assert t[:2] == ["P2 card 2", "R1"]
+    assert t[:2] == ["P2 card 2", "round 1"]
     assert sim.layout_problems() == []
     from companion.core.store import Store
 
@@ -169,7 +169,7 @@ def test_saved_scoreboard_resumes_or_starts_anew_from_the_list(profile, simulate
     assert "New scoreboard" in t
     assert simulate(profile, "back " + TO_AQUA + "ok", nvm).texts()[0] == "P1 card 3"
     sim = simulate(profile, "back " + TO_AQUA + "prev ok ok", nvm)  # New scoreboard, 4 players
-    assert sim.texts()[:2] == ["P1 card 1", "R1"]
+    assert sim.texts()[:2] == ["P1 card 1", "round 1"]
 
 
 def test_undo_from_a_round_result_takes_back_the_last_entry(profile, simulate):

@@ -67,6 +67,12 @@ def test_aqua_scoreboard_screens(profile, tmp_path, simulate, nvm, nvm_store):
     check(sim)
     texts = [c["texts"][0] for c in sim.captures]
     assert texts[:4] == ["ANNABELL food", "ANNABELL aqua", "ANNABELL aqua", "Scores"]
+    # the scores: every name whole; the tie-break's words beside them only where they fit
+    scores = sim.captures[3]["texts"]
+    shown = scores[2::2]  # the rows the screen has room for
+    assert scores[1] == "round 1" and len(shown) >= 3 and shown == NAMES[:len(shown)], scores
+    tied = "0, colour 0" if profile == "pico-ssd1306-5btn" else "0"  # all tied at 0
+    assert scores[3::2] == [tied] * len(shown), scores
     assert texts[-1] == "Round 1" and sim.captures[-1]["texts"][2] == "ANNABELL 18"
 
 
@@ -122,3 +128,6 @@ def test_days_screens(profile, tmp_path, simulate, nvm, nvm_store):
     sim = simulate(profile, "wait:3000 next*4 ok next*3 ok " + " ".join(words), nvm)
     check(sim, ["ANNABELL Thu", "Scores", "Who plays?", "Card", "On whose board?", "Which day?",
                 "No"])
+    scores = sim.captures[1]["texts"]  # the days entered beside each whole name
+    assert scores[1:5] == ["ANNABELL", "{}, 3 days".format(g.score(0)), "BARTHOLO", "0, 0 days"]
+

@@ -51,9 +51,17 @@ class AquaScoreScreen(TallyScreen):
         mode = self.mode
         if mode == "scores":
             order = sorted(range(g.n), key=lambda s: (-g.points[s], -g.own[s], s))
-            return self.lines("Scores", "R{}".format(min(g.round + 1, ROUNDS)),
-                              [nm[s] for s in order],
-                              ["{} own {}".format(g.points[s], g.own[s]) for s in order])
+            # points; beside tied points the tie-break too, the cards of their own colour
+            # (the "on colour" of the end: always there, it would cut a long name)
+            pts = g.points
+            marks = []
+            for s in order:
+                m = "{}, colour {}".format(pts[s], g.own[s])
+                tied = pts.count(pts[s]) > 1
+                fits = len(nm[s]) + len(m) <= self.d.cols - 2 and len(m) <= 12
+                marks.append(m if tied and fits else str(pts[s]))
+            return self.lines("Scores", "round {}".format(min(g.round + 1, ROUNDS)),
+                              [nm[s] for s in order], marks)
         if mode is not None and mode[0] == "round":
             r = mode[1]
             st, _foods, got, _lunch = g.history[r]
@@ -64,7 +72,7 @@ class AquaScoreScreen(TallyScreen):
                                for s in range(g.n)])
         if mode == "aqua":
             return self._aqua_view(nm)
-        rnd = "R{}".format(g.round + 1)  # short: a long name must fit beside it
+        rnd = "round {}".format(g.round + 1)
         if g.state == ASK_LUNCH:
             st = g.strengths()
             rows = [(nm[s], "{} {}".format(st[s], FOOD_VALUES[g.food[s]]), LUNCH + s)
@@ -72,7 +80,8 @@ class AquaScoreScreen(TallyScreen):
             return "Who called Lunch?", "", rows + [self._scores_row()], 0
         if g.state == ASK_TAKE:
             t, v, cands = g.pending_take()
-            rows = [(nm[s] + "'s", "own" if s == t else "", TAKE + s) for s in cands]
+            # the taker's own colour in words (a mark beside a long name would cut it)
+            rows = [("Own colour" if s == t else nm[s] + "'s", "", TAKE + s) for s in cands]
             return ("{} takes".format(nm[t]), "{}".format(v), rows + [self._scores_row()],
                     cands.index(g.default_take()))
         if g.is_terminal():
@@ -84,6 +93,8 @@ class AquaScoreScreen(TallyScreen):
             rows = [(LABELS[k], str(g.remaining(k)), k) for k in legal]
             start = legal.index(g.likely_card())
             title = "{} card {}".format(nm[s], step + 1)
+            if len(title) + len(rnd) >= self.d.title_cols:
+                rnd = ""  # a long name: the round is on the scores (a name is never cut)
         else:
             left = g.foods_left(s)
             rows = [("{} {}".format(FOOD_NAMES[i], FOOD_VALUES[i]), "", FOOD + i)

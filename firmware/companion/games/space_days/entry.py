@@ -65,8 +65,15 @@ class DaysScreen(TallyScreen):
         if self.mode is not None and self.mode[0] == "can":
             return self._can_view(nm)
         if self.mode == "scores":
-            return self.lines("Scores", "", nm, ["{} ({}d)".format(g.score(s), len(g.tops[s]))
-                                                 for s in range(g.n)])
+            # the days entered too, where the name keeps its room (a list row's last cell is
+            # the scroll bar's)
+            room = self.d.cols - 2
+            marks = []
+            for s in range(g.n):
+                n = len(g.tops[s])
+                m = "{}, {} day{}".format(g.score(s), n, "" if n == 1 else "s")
+                marks.append(m if len(nm[s]) + len(m) <= room else str(g.score(s)))
+            return self.lines("Scores", "", nm, marks)
         e = g.entering()
         tail = [("Can I play here?", "", self.can_i), ("Scores", "", self.scores)]
         if e is not None:
