@@ -118,6 +118,9 @@ def test_setup_starts_a_match_against_hard_with_one_press(profile):
         assert screen_name(box) == "SetupScreen"
         t = box.texts()
         assert t[0] == "Let's Do Lunch" and "Start" in t
+        setup = box.top  # who plays, in words: "Against computer" (or "a person")
+        assert (setup.items()[:2], setup.marks()[:2]) == (["Against", "Computer"],
+                                                          ["computer", "Hard"])
         box.press(OK)
         s = box.top
         assert screen_name(box) == "PlayScreen"

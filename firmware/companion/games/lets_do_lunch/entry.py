@@ -151,13 +151,14 @@ class SetupScreen(ListScreen):
         return rows
 
     def items(self):
-        names = {"players": "Players", "level": "Computer", "seat": "Computer is",
+        names = {"players": "Against", "level": "Computer", "seat": "Computer is",
                  "target": "Target", "strict": "Strict table", "dice": "Dice",
                  "start": "Start" if self.resume is None else "Resume"}
         return [names[r] for r in self._rows()]
 
     def marks(self):
-        vals = {"players": "vs CPU" if self.vs else "2 people",
+        # "Against computer" / "Against a person": "Players vs computer" would not fit
+        vals = {"players": "computer" if self.vs else "a person",
                 "level": LEVELS[self.level - 1], "seat": "AB"[self.seat],
                 "target": str(self.target), "strict": "on" if self.strict else "off",
                 "dice": "typed" if self.typed else "device", "start": ""}
