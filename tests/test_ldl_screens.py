@@ -118,9 +118,11 @@ def test_setup_starts_a_match_against_hard_with_one_press(profile):
         assert screen_name(box) == "SetupScreen"
         t = box.texts()
         assert t[0] == "Let's Do Lunch" and "Start" in t
-        setup = box.top  # who plays, in words: "Against computer" (or "a person")
-        assert (setup.items()[:2], setup.marks()[:2]) == (["Against", "Computer"],
-                                                          ["computer", "Hard"])
+        setup = box.top  # who plays, in words: "Against computer" (or "a person"), and the
+        # computer's pieces as the board draws them (seat B: brown, hollow on the OLED)
+        side = "hollow" if profile == "pico-ssd1306-5btn" else "brown"
+        assert (setup.items()[:3], setup.marks()[:3]) == (
+            ["Against", "Computer", "Computer is"], ["computer", "Hard", side])
         box.press(OK)
         s = box.top
         assert screen_name(box) == "PlayScreen"

@@ -159,10 +159,16 @@ class SetupScreen(ListScreen):
     def marks(self):
         # "Against computer" / "Against a person": "Players vs computer" would not fit
         vals = {"players": "computer" if self.vs else "a person",
-                "level": LEVELS[self.level - 1], "seat": "AB"[self.seat],
+                "level": LEVELS[self.level - 1], "seat": self._side(),
                 "target": str(self.target), "strict": "on" if self.strict else "off",
                 "dice": "typed" if self.typed else "device", "start": ""}
         return [vals[r] for r in self._rows()]
+
+    def _side(self):
+        """The computer's pieces as the board draws them (seat A or B)."""
+        if self.d.mono:
+            return "hollow" if self.seat else "filled"
+        return "brown" if self.seat else "beige"
 
     def activate(self, index):
         row = self._rows()[index]
