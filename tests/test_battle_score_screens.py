@@ -163,4 +163,4 @@ def test_a_serve_check_in_the_race_is_scored_from_the_race_list(profile, simulat
     assert t[:2] == ["P2's turn", "0"]
     scores = " ".join(scorekeys.race_keys_to(None, "scores"))
     t = simulate(profile, race(2) + serve + " ok " + scores + " ok").texts()
-    assert t[0] == "Scores" and t[2:4] == ["P1", "4 (1)"], t
+    assert t[0] == "Scores" and t[2:4] == ["P1", "4, 1 turn"], t  # points, turns played

@@ -182,8 +182,14 @@ class RaceScreen(TallyScreen):
             rows = [("Score, end turn", "", p), ("Score, go on", "", MORE + p)]
             return "Serve check", "", rows + [(t, "", self.leave_mode) for t in lines], 0
         if self.mode == "scores":
-            return self.lines("Scores", "to {}".format(TARGET), nm,
-                              ["{} ({})".format(g.points[s], g.turns[s]) for s in range(g.n)])
+            # the turns played too, where the name keeps its room (a list row's last cell is
+            # the scroll bar's)
+            marks = []
+            for s in range(g.n):
+                n = g.turns[s]
+                m = "{}, {} turn{}".format(g.points[s], n, "" if n == 1 else "s")
+                marks.append(m if len(nm[s]) + len(m) <= self.d.cols - 2 else str(g.points[s]))
+            return self.lines("Scores", "to {}".format(TARGET), nm, marks)
         s = g.asking()
         if s is not None:
             rows = [("Flavours in hand", "", self._flavours), self._scores_row()]
