@@ -27,7 +27,7 @@ def test_the_rows_around_no_serve(profile, simulate):
     assert sim.layout_problems() == []
     t = simulate(profile, RACE2 + "next next ok "
                  + " ".join(scorekeys.race_keys_to(None, "scores")) + " ok").texts()
-    assert t[0] == "Scores" and t[2:4] == ["P1", "6 (1)"], t
+    assert t[0] == "Scores" and t[2:4] == ["P1", "6, 1 turn"], t
 
 
 def test_go_on_more_points_back_and_undo(profile, simulate, nvm):
