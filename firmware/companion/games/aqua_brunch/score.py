@@ -10,6 +10,7 @@ A long Back undoes one entry at a time.
 """
 
 from companion.tally import TallyScreen, ask_players, resumed
+from companion.ui import TitleBar
 from shared_rules.aqua_brunch.rules import AQUA_VALUES, FOOD_VALUES, LABELS
 from shared_rules.aqua_brunch.score import (
     AQUA,
@@ -93,8 +94,10 @@ class AquaScoreScreen(TallyScreen):
             rows = [(LABELS[k], str(g.remaining(k)), k) for k in legal]
             start = legal.index(g.likely_card())
             title = "{} card {}".format(nm[s], step + 1)
-            if len(title) + len(rnd) >= self.d.title_cols:
-                rnd = ""  # a long name: the round is on the scores (a name is never cut)
+            if len(title) + len(rnd) >= self.d.title_cols or TitleBar.clock is not None:
+                # a long name, or the turn clock's corner (whose turn, and the time: it needs
+                # the room more): the round is on the scores (a name is never cut)
+                rnd = ""
         else:
             left = g.foods_left(s)
             rows = [("{} {}".format(FOOD_NAMES[i], FOOD_VALUES[i]), "", FOOD + i)
