@@ -594,13 +594,13 @@ print('GAMES', out)
 """
 
 
-# its own emulator, beside the MicroPython board's group; 10.0.0 (the next major, not the
-# target) in make soak
+# make soak: in make test, the package's bytes are CircuitPython's own for every module
+# (test_the_package_makes_circuitpythons_own_bytes_for_every_module) and the lane plays those
+@pytest.mark.soak
 @pytest.mark.xdist_group("mpycross-board")
 @pytest.mark.parametrize("uf2_name", [
     "adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.2.uf2",
-    pytest.param("adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.0.uf2",
-                 marks=pytest.mark.soak)])
+    "adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.0.uf2"])
 def test_circuitpython_9_and_10_play_whole_games_from_the_packages_mpy(packaged_on, uf2_name,
                                                                     tmp_path):
     import subprocess
