@@ -42,12 +42,12 @@ class Box:
         from lunchbox.sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=nvm_path, mode="headless")
-        import companion.games.lets_do_lunch.entry as ldl
         from companion.app import App
         from companion.core.store import Store
-        from shared_rules.rng import Rng
 
-        ldl.new_rng = lambda app: Rng(dice_seed)  # the device's dice, seeded
+        # the device's dice, seeded: on this box's hardware (a patched module would outlive
+        # the box and seed every later Let's Do Lunch in the process)
+        self.sim.hw.seed = lambda: dice_seed
         self.nvm = nvm if nvm is not None else self.sim.nvm  # tests: a flash with power cuts
         self.store = Store(self.nvm)
         from companion import menu
