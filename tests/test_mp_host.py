@@ -378,6 +378,7 @@ def test_a_micropython_board_where_circuitpython_is_looked_for(tmp_path):
     assert "--port /dev/ttyACM0" in e.value.hint
 
 
+@pytest.mark.soak  # a CircuitPython board booted beside: a quarter minute, make soak
 def test_a_circuitpython_board_given_to_the_micropython_path(tmp_path, capsys):
     cp = ROOT / "tests" / "cp" / "adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.2.uf2"
     board = EmulatedBoard(tmp_path / "cp.flash", boot_timeout=240)
