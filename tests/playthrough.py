@@ -800,7 +800,7 @@ class Table:
         if not w:
             self.fail("the finished scoreboard's record has no winner")
         names_ok = all(nm[s] in shown for s in w) or "{} share the win".format(len(w)) in shown
-        if not names_ok or "{} pts".format(sc[w[0]]) not in shown:
+        if not names_ok or "{} point{}".format(sc[w[0]], "" if sc[w[0]] == 1 else "s") not in shown:
             self.fail("the screen says {!r}; the record: winners {} scores {}".format(
                 shown, [nm[s] for s in w], sc))
 

@@ -88,7 +88,7 @@ def test_seeded_game_through_the_buttons(profile, tmp_path, simulate, nvm):
                 assert "P{} {}".format(s + 1, st[s]) in c["texts"]
     final = sim.captures[-1]["texts"]
     assert final[:2] == ["Game over", scorekeys.game_over_head(g)], final
-    assert final[2].startswith("{} pts".format(g.scores()[g.winners()[0]]))
+    assert final[2].startswith("{} point".format(g.scores()[g.winners()[0]]))
     # the record on nvm is the game typed in
     from companion.core.store import Store
 

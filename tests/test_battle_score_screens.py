@@ -122,7 +122,7 @@ def test_seeded_race_through_the_buttons(n, seed, profile, tmp_path, simulate, n
             assert c["texts"][1] == str(h.points[h.turn])
     t = sim.texts()
     assert t[:2] == ["Game over", scorekeys.game_over_head(g)], t
-    assert t[2].startswith("{} pts".format(g.scores()[g.winners()[0]]))
+    assert t[2].startswith("{} point".format(g.scores()[g.winners()[0]]))
     data = scorekeys.finished_games(sim.nvm)[-1][2]
     assert games.from_bytes(data).actions() == actions
 

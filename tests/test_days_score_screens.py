@@ -47,7 +47,7 @@ def test_scoring_against_the_engine(profile, simulate, nvm):
     a[6] = [card_id("hospital_ship"), card_id("gaseous_cloud")]  # the cloud hides a 2
     e.arrange(boards=[a, [[] if k == 0 else [k - 1] for k in B]])
     assert e.scores() == [21, 15] == g.scores()
-    assert t[:3] == ["Game over", "P1 wins", "21 pts"]
+    assert t[:3] == ["Game over", "P1 wins", "21 points"]
     assert sim.layout_problems() == []
 
 
@@ -62,7 +62,7 @@ def test_tie_asks_the_cards_on_the_boards(profile, tmp_path, simulate):
     assert sim.captures[0]["texts"][:3] == ["P1 tie", "6", "Cards on board"]
     assert g.winners() == [0]
     t = sim.texts()
-    assert t[:3] == ["Game over", "P1 wins", "6 pts on cards"]
+    assert t[:3] == ["Game over", "P1 wins", "6 points on cards"]
 
 
 def test_picker_lists_only_cards_for_the_day(profile, simulate):

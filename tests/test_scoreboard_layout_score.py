@@ -101,7 +101,7 @@ def test_battle_screens(profile, tmp_path, simulate, nvm, nvm_store):
     ok = "ok " + " ".join(scorekeys.number_keys(0, 9))
     sim = simulate(profile, "ok " + ok + " " + ok + " shot:{}/end.png".format(tmp_path), nvm)
     check(sim, ["Game over"])
-    assert sim.captures[0]["texts"][1:3] == ["2 share the win", "21 pts"]  # 9 flavours each
+    assert sim.captures[0]["texts"][1:3] == ["2 share the win", "21 points"]  # 9 flavours each
 
 
 def test_days_screens(profile, tmp_path, simulate, nvm, nvm_store):

@@ -167,7 +167,7 @@ class TallyScreen(GameScreen):
             head = " & ".join([nm[s] for s in w]) + " win"
         if len(head) > self.d.cols:
             head = "{} share the win".format(len(w))
-        tail = "{} pts".format(sc[w[0]])
+        tail = "{} point{}".format(sc[w[0]], "" if sc[w[0]] == 1 else "s")
         if len(w) == 1 and sc.count(sc[w[0]]) > 1:
             tail += " " + self.tie_words
         return [head, tail]
