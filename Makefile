@@ -4,8 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-# the game folders' portable modules: the view models (no displayio) beside their screens
+# the portable modules beside their screens: the game folders' view models (no displayio), the
+# turn clock's state and bytes
 PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py \
+	firmware/companion/turn_clock/__init__.py firmware/companion/turn_clock/state.py \
+	firmware/companion/turn_clock/saves.py firmware/companion/turn_clock/statebytes.py \
+	firmware/companion/turn_clock/setting.py firmware/companion/turn_clock/envelope.py \
 	firmware/companion/games/space_lunch/view.py firmware/companion/games/lets_do_lunch/turn.py \
 	firmware/companion/games/aqua_brunch/calc_state.py
 # Both cores. The long runs (thousands of games, strength figures) are marked soak: `make soak`.

@@ -16,6 +16,9 @@ PORTABLE_CODE = (
     ROOT / "shared_rules",
     ROOT / "firmware" / "companion" / "core",
     ROOT / "firmware" / "companion" / "__init__.py",
+    # the turn clock's state and bytes, beside its screens
+    *(ROOT / "firmware" / "companion" / "turn_clock" / (name + ".py")
+      for name in ("__init__", "state", "saves", "statebytes", "setting", "envelope")),
     # the game folders' view models (no displayio), beside their screens
     ROOT / "firmware" / "companion" / "games" / "space_lunch" / "view.py",
     ROOT / "firmware" / "companion" / "games" / "lets_do_lunch" / "turn.py",

@@ -25,7 +25,7 @@ def deal_seed(monkeypatch):
 
 
 def setup(nvm, clock, deal=True, off=300):
-    """Settings as a host would push them: the clock's byte (core/clockset.py)."""
+    """Settings as a host would push them: the clock's byte (turn_clock/setting.py)."""
     from companion.core.appsettings import AppSettings
     from companion.core.store import Store
     from lunchbox.sim.hw import FileNvm
@@ -34,8 +34,8 @@ def setup(nvm, clock, deal=True, off=300):
 
 
 def saved_clock(nvm):
-    from companion.core.clock import TurnClock, unwrap
     from companion.core.store import Store
+    from companion.turn_clock.state import TurnClock, unwrap
     from lunchbox.sim.hw import FileNvm
 
     g = Store(FileNvm(nvm)).load_game()
@@ -55,7 +55,7 @@ def ms(clock, seat):
 
 
 def test_a_scoreboard_passes_its_clock_on_a_long_ok_and_pauses_held_on(profile, tmp_path, simulate):
-    from companion.core.clockset import COUNT_UP, make_setting
+    from companion.turn_clock.setting import COUNT_UP, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(COUNT_UP, 10, 0))
@@ -75,7 +75,7 @@ def test_a_scoreboard_passes_its_clock_on_a_long_ok_and_pauses_held_on(profile, 
 
 
 def test_counting_up(profile, tmp_path, simulate):
-    from companion.core.clockset import COUNT_UP, make_setting
+    from companion.turn_clock.setting import COUNT_UP, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(COUNT_UP, 10, 0))
@@ -85,7 +85,7 @@ def test_counting_up(profile, tmp_path, simulate):
 
 
 def test_the_leds_in_the_last_minute_and_past_it(tmp_path, simulate):
-    from companion.core.clockset import CHESS, make_setting
+    from companion.turn_clock.setting import CHESS, make_setting
     from companion.ui import TitleBar
 
     nvm = str(tmp_path / "nvm.bin")
@@ -108,7 +108,7 @@ def test_the_leds_in_the_last_minute_and_past_it(tmp_path, simulate):
 
 
 def test_a_game_keeps_its_clock_when_settings_turn_it_off(profile, tmp_path, simulate):
-    from companion.core.clockset import CHESS, make_setting
+    from companion.turn_clock.setting import CHESS, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(CHESS, 10, 5))
@@ -124,8 +124,8 @@ def test_a_game_keeps_its_clock_when_settings_turn_it_off(profile, tmp_path, sim
 
 
 def test_the_screen_going_off_saves_the_clock(profile, tmp_path, monkeypatch, simulate):
-    from companion import clock as view
-    from companion.core.clockset import CHESS, make_setting
+    from companion.turn_clock import clocks as view
+    from companion.turn_clock.setting import CHESS, make_setting
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(CHESS, 10, 0), off=120)
@@ -142,13 +142,15 @@ def test_the_screen_going_off_saves_the_clock(profile, tmp_path, monkeypatch, si
 
 
 def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monkeypatch, simulate):
-    for name in ("companion.clock", "companion.core.clock", "companion.core.clockset"):
+    for name in ("companion.turn_clock.clocks", "companion.turn_clock.state",
+                 "companion.turn_clock.setting"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, 0)
     sim = simulate(profile, DUEL + OPENING + "wait:5000 ok ok long:ok", nvm)
     assert "P2" in sim.texts()[0]
-    for name in ("companion.clock", "companion.core.clock", "companion.core.clockset"):
+    for name in ("companion.turn_clock.clocks", "companion.turn_clock.state",
+                 "companion.turn_clock.setting"):
         assert name not in sys.modules, name
     from companion.core.store import Store
     from lunchbox.sim.hw import FileNvm
@@ -166,7 +168,7 @@ def test_history_stats_and_exports_over_timed_and_untimed_records(tmp_path, caps
     import test_pull
 
     from companion.core import records
-    from companion.core.clock import timed
+    from companion.turn_clock.state import timed
     from lunchbox import cli
     from lunchbox.records import db as dbmod
     from lunchbox.records import gamerec

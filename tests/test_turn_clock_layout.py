@@ -92,8 +92,8 @@ def self_top(sim):
 def test_the_clock_covers_nothing_and_cuts_nothing(game, start, words, profile, names,
                                                      tmp_path):
     from companion.core.appsettings import AppSettings
-    from companion.core.clockset import COUNT_UP, make_setting
     from companion.core.store import Store
+    from companion.turn_clock.setting import COUNT_UP, make_setting
     from lunchbox.sim.hw import FileNvm
 
     nvm = str(tmp_path / "nvm.bin")

@@ -1,4 +1,4 @@
-"""The turn clock's code in parts, for a game's heap on the board (companion/clock.py): the
+"""The turn clock's code in parts, for a game's heap on the board (companion/turn_clock/): the
 app's start loads only the light part, the view comes with the game's screen, and what only
 starts a clock is let go once it has (on the device: a PC keeps modules the tests share)."""
 
@@ -8,23 +8,24 @@ import types
 from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-HEAVY = ("companion.clockview", "companion.clockstart", "companion.clockcorner",
-         "companion.clockrare", "companion.core.clock", "companion.core.clockbytes",
-         "companion.core.clockset", "companion.core.catalog", "companion.ui")
+HEAVY = ("companion.turn_clock.view", "companion.turn_clock.start",
+         "companion.turn_clock.corner", "companion.turn_clock.rare", "companion.turn_clock.state",
+         "companion.turn_clock.statebytes", "companion.turn_clock.setting",
+         "companion.core.catalog", "companion.ui")
 
 
 def test_the_apps_start_loads_only_the_light_part():
-    code = ("import sys; sys.path.append({!r}); import companion.clock; "
+    code = ("import sys; sys.path.append({!r}); import companion.turn_clock.clocks; "
             "print(' '.join(sorted(sys.modules)))").format(str(FIRMWARE))
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.split()
-    assert "companion.core.clocksave" in loaded
+    assert "companion.turn_clock.saves" in loaded
     for name in HEAVY:
         assert name not in loaded, name
 
 
 def test_what_starts_a_clock_is_let_go_unless_it_was_loaded_before(monkeypatch):
-    from companion.core.clocksave import let_go
+    from companion.turn_clock.saves import let_go
 
     pkg = types.SimpleNamespace(once=object(), kept=object())
     for name, mod in (("pkg", pkg), ("pkg.once", pkg.once), ("pkg.kept", pkg.kept)):

@@ -64,9 +64,9 @@ def run(profile, script, nvm):
 
 
 def saved(nvm):
-    """``(clock, record)`` of the game saved in the nvm file (core/clock.py)."""
-    from companion.core.clock import TurnClock, unwrap
+    """``(clock, record)`` of the game saved in the nvm file (turn_clock/state.py)."""
     from companion.core.store import Store
+    from companion.turn_clock.state import TurnClock, unwrap
     from lunchbox.sim.hw import FileNvm
 
     g = Store(FileNvm(nvm)).load_game()
@@ -88,8 +88,8 @@ def clock_text(sim):
 
 def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
     from companion.core.appsettings import AppSettings
-    from companion.core.clock import CHESS
     from companion.core.store import Store
+    from companion.turn_clock.state import CHESS
     from lunchbox.sim.hw import FileNvm
 
     plan = ok_plan(SEED)
@@ -99,7 +99,7 @@ def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
 
     # Settings: a 10-minute chess clock (and the device deals), kept in the settings
     sim = run(profile, SET_CLOCK, nvm)
-    from companion.core.clockset import setting
+    from companion.turn_clock.setting import setting
 
     s = AppSettings.from_bytes(Store(FileNvm(nvm)).load_settings())
     assert setting(s.clock) == (CHESS, 10, 0) and s.deal
@@ -139,8 +139,8 @@ def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
     store = Store(FileNvm(nvm))
     end = store.load_game()  # the game is over: saved only while its end is shown
     assert end is None or end[1].endswith(plan.to_bytes())
-    from companion.core.clockrec import untimed
     from companion.core.records import KIND_GAME, open_envelope
+    from companion.turn_clock.envelope import untimed
 
     kept = [r for r in store.records() if r[1] == KIND_GAME]
     assert len(kept) == 1 and kept[0][2][0] == 2  # envelope format 2: with the times

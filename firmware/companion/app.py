@@ -2,8 +2,8 @@
 and the screen's power: it dims and goes off when no button is pressed for a while (Settings),
 and the press that wakes it does nothing else (core/power.py)."""
 
-# A game's turn clock, while it has one, is ``app.clock`` (companion/clock.py): ticked, laid
-# out, and its times kept in the game's record.
+# A game's turn clock, while it has one, is ``app.clock`` (companion/turn_clock/clocks.py):
+# ticked, laid out, and its times kept in the game's record.
 
 import displayio
 
@@ -34,8 +34,8 @@ class App:
         s = self.settings
         self.clock = None
         saved = store.load_game()
-        if s.clock or saved is not None and saved[1][:1] == b"\xc7":  # core/clock.py: SAVED
-            from .clock import Clocks
+        if s.clock or saved is not None and saved[1][:1] == b"\xc7":  # turn_clock/state.py: SAVED
+            from .turn_clock.clocks import Clocks
 
             Clocks(self)  # app.clock; the saves go through it
         now = hw.clock()

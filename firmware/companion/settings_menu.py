@@ -2,7 +2,7 @@
 screen dims and goes off, About, Check the box (selftest.py). Imported when Settings opens and
 let go when it closes (on the device), so a game never carries its code."""
 
-# the turn clock's two rows: their pickers in clock_menu.py, loaded when one is opened
+# the turn clock's two rows: their pickers in turn_clock/menu.py, loaded when one is opened
 
 from . import __version__
 from .core.appsettings import BRIGHTNESS_STEP, DIM_S, NAME_CHARS, NAME_LEN, OFF_S
@@ -20,7 +20,7 @@ class SettingsScreen(ListScreen):
         from .unload import forget
 
         # freed with the last Settings screen, with its Clock rows' (and their table)
-        forget(__name__, "companion.clock_menu", "companion.core.clockset")
+        forget(__name__, "companion.turn_clock.menu", "companion.turn_clock.setting")
 
     def items(self):
         # "Lunch cards": "Space Lunch cards" and its mark do not fit a row (18 characters on
@@ -68,7 +68,7 @@ class SettingsScreen(ListScreen):
             app.push(ItemPicker(app, "Dim screen" if dim else "Screen off",
                                 [after(c) for c in choices], choices.index(now), done))
         elif index in (7, 8):
-            from .clock_menu import choose
+            from .turn_clock.menu import choose
 
             choose(app, index == 8)
         elif index in (1, 3, 4):
@@ -100,9 +100,9 @@ def after(seconds):
 
 
 def clock_marks(c):
-    # the Clock and Clock bonus rows' values (the byte: core/clockset.py), short enough
+    # the Clock and Clock bonus rows' values (the byte: turn_clock/setting.py), short enough
     # beside their names on the colour display
-    from .core.clockset import setting
+    from .turn_clock.setting import setting
 
     mode, minutes, bonus = setting(c)
     return ["{} min".format(minutes) if mode == 2 else ("count up" if mode else "off"),

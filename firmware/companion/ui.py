@@ -60,7 +60,7 @@ class TitleBar:
     at its right edge for it, and hides it instead when the title and status would not fit
     beside it (nothing a screen says is cut for the gauge)."""
 
-    # While a game has the turn clock on, ``TitleBar.clock`` is its view (companion/clock.py):
+    # While a game has the turn clock on, ``TitleBar.clock`` is its view (turn_clock/view.py):
     # the top bar asks it for the cells it and the gauge take at the right (``lay``: nothing
     # the bar says is cut for the clock either).
 

@@ -219,14 +219,14 @@ def test_wrap():
     assert wrap("x", 0) == []
 
 
-# ---- the turn clock (companion/core/clock.py, clockset.py, clockrec.py) --------------------
+# ---- the turn clock (companion/turn_clock/: state.py, setting.py, envelope.py) -------------
 
 def _diff(a, b):
     return ticks_diff(a, b)
 
 
 def test_turn_clock_chess_with_a_bonus():
-    from companion.core.clock import CHESS, NONE, TurnClock
+    from companion.turn_clock.state import CHESS, NONE, TurnClock
 
     c = TurnClock(CHESS, 600, 5, 2)
     assert c.seat == NONE and c.shown(0, 0, _diff) == 600000
@@ -244,7 +244,7 @@ def test_turn_clock_chess_with_a_bonus():
 
 
 def test_turn_clock_counts_up_across_the_tick_wrap():
-    from companion.core.clock import COUNT_UP, TurnClock
+    from companion.turn_clock.state import COUNT_UP, TurnClock
 
     wrap_at = (1 << 29) - 500  # the app's ticks wrap at 2**29 ms
     c = TurnClock(COUNT_UP, 600, 30, 3)
@@ -258,7 +258,7 @@ def test_turn_clock_counts_up_across_the_tick_wrap():
 
 
 def test_turn_clock_bytes_and_records():
-    from companion.core.clock import CHESS, TurnClock
+    from companion.turn_clock.state import CHESS, TurnClock
 
     c = TurnClock(CHESS, 60, 10, 2)
     c.turn(0, 0, _diff)
@@ -285,7 +285,7 @@ def test_turn_clock_bytes_and_records():
 
 
 def test_turn_clock_texts():
-    from companion.core.clock import CHESS, COUNT_UP, text
+    from companion.turn_clock.state import CHESS, COUNT_UP, text
 
     assert text(598200, CHESS) == "9:59" and text(598200, COUNT_UP) == "9:58"
     assert text(0, CHESS) == "0:00" and text(-12300, CHESS) == "-0:12"
@@ -296,7 +296,7 @@ def test_turn_clock_texts():
 
 def test_clock_setting_byte():
     from companion.core.appsettings import AppSettings
-    from companion.core.clockset import CHESS, COUNT_UP, make_setting, setting
+    from companion.turn_clock.setting import CHESS, COUNT_UP, make_setting, setting
 
     default = AppSettings().to_bytes()
     assert AppSettings(clock=0).to_bytes() == default  # off: the same bytes as before
@@ -318,8 +318,8 @@ def test_clock_setting_byte():
 
 def test_envelope_with_the_times_and_without():
     from companion.core import records
-    from companion.core.clock import timed
-    from companion.core.clockrec import untimed
+    from companion.turn_clock.envelope import untimed
+    from companion.turn_clock.state import timed
 
     rec = bytes((1, 0, 1, 4, 0, 0, 9, 0xAB, 0xCD))
     old = records.envelope(rec, 1767225600, ["ANNA", "BO"])
@@ -359,7 +359,7 @@ class _Store:
 
 
 def test_saves_hide_the_clock_from_the_games_code():
-    from companion.core.clock import SAVED, Saves, unwrap, wrap
+    from companion.turn_clock.state import SAVED, Saves, unwrap, wrap
 
     store = _Store()
     saves = Saves(store)

@@ -11,7 +11,7 @@ the defaults are the same bytes as before (an older firmware or host tool still 
 
 # The turn clock is one more byte after the names, there only when it is not 0 (the clock is
 # off by default, so the default bytes do not change). ``clock`` keeps that byte as it is; what
-# it means is core/clockset.py's, loaded only where a clock is set or runs. (Comments, not
+# it means is turn_clock/setting.py's, loaded only where a clock is set or runs. (Comments, not
 # docstrings, here: this module is always in memory, and the heap bench counts docstrings.)
 
 from shared_rules._compat import const
@@ -56,7 +56,7 @@ class AppSettings:
             raise ValueError("dim after {!r} s: one of {}".format(dim, DIM_S))
         if off not in OFF_S:
             raise ValueError("screen off after {!r} s: one of {}".format(off, OFF_S))
-        self.clock = clock  # the turn clock's byte: 0 off (core/clockset.py)
+        self.clock = clock  # the turn clock's byte: 0 off (turn_clock/setting.py)
         self.dim = dim  # seconds without a press before the screen dims (0: never)
         self.off = off  # ... before it goes off (0: never)
         self.brightness = brightness
@@ -108,7 +108,7 @@ class AppSettings:
                 raise ValueError("settings: name at byte {} is not text".format(at)) from None
             at += 1 + n
         clock = data[at] if at == len(data) - 1 else 0  # the turn clock's byte, when set
-        # the clock: a mode 0-2 and one of core/clockset.py's 10 chess times
+        # the clock: a mode 0-2 and one of turn_clock/setting.py's 10 chess times
         if at + (1 if clock else 0) != len(data) or clock & 3 == 3 or clock >> 2 & 15 > 9:
             raise ValueError("settings: {} bytes after the names, not a clock setting".format(
                 len(data) - at))

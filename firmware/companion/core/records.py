@@ -19,7 +19,7 @@ envelope with no date and no names.
 """
 
 # A game played with the turn clock is kept in envelope format 2, each seat's time between the
-# names and the game record: core/clock.py writes it (``timed``) and reads it (``untimed``:
+# names and the game record: turn_clock/state.py writes it (``timed``) and reads it (``untimed``:
 # the format 1 envelope and the times), so this module, in memory at the menu, is unchanged.
 
 from shared_rules._compat import const

@@ -32,11 +32,11 @@ def device_records():
 
 
 def device_clock():
-    """The device's reader of the envelope with the turn clock's times (core/clockrec.py)."""
+    """The device's reader of the envelope with the turn clock's times (turn_clock/envelope.py)."""
     device_records()
-    from companion.core import clockrec
+    from companion.turn_clock import envelope
 
-    return clockrec
+    return envelope
 
 
 def crc(raw):

@@ -1,10 +1,10 @@
-# What the turn clock of the game on screen (clockview.py) does now and then: a long OK (a
+# What the turn clock of the game on screen (view.py) does now and then: a long OK (a
 # pause, going on, a scoreboard's pass), the game's end and record, the game left. Imported
-# for that and let go after (clockview.RARE), so a game's VM holds it only for the moment.
+# for that and let go after (view.RARE), so a game's VM holds it only for the moment.
 
-from .core.buttons import OK, ticks_diff
-from .core.clock import NONE
-from .ui import TitleBar
+from ..core.buttons import OK, ticks_diff
+from ..ui import TitleBar
+from .state import NONE
 
 MSG_PAUSED = "Clock paused: hold OK to go on"
 

@@ -1,15 +1,15 @@
-# The turn clock of the game on screen (companion/clock.py says what it does): imported
+# The turn clock of the game on screen (clocks.py says what it does): imported
 # when a game's screen with a clock first comes on top, after that screen is built.
 
-from .core.buttons import ticks_diff
-from .core.clock import CHESS, NONE, WARN_MS, text, wrap
-from .core.clocksave import let_go
-from .ui import TitleBar
-from .ui import text as label
+from ..core.buttons import ticks_diff
+from ..ui import TitleBar
+from ..ui import text as label
+from .saves import let_go
+from .state import CHESS, NONE, WARN_MS, text, wrap
 
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
-RARE = "companion.clockrare"  # what it does now and then: loaded for that, let go after
+RARE = "companion.turn_clock.rare"  # what it does now and then: loaded for that, let go after
 
 
 def _seats(game):
@@ -77,7 +77,7 @@ class Clock:
     # the app's side
 
     def tick(self, now, save_ms, hold_ms):
-        # (companion/clock.py's SAVE_MS and HOLD_MS)
+        # (clocks.py's SAVE_MS and HOLD_MS)
         app = self.app
         screen = self.screen
         tc = self.tc
@@ -85,7 +85,7 @@ class Clock:
                 self.hold is not None):
             # its game was left, or is over (its record kept, or not yet: shown on the game's
             # own screen, nothing runs), or a scoreboard's OK held long
-            from .clockrare import now_and_then
+            from .rare import now_and_then
 
             now_and_then(self, now, hold_ms)
             let_go(RARE)
@@ -97,7 +97,7 @@ class Clock:
         self._warn(now)
         if self.bar is None and app.refreshes != self.drawn:
             self.drawn = app.refreshes  # the screen drew something new: the corner?
-            from .clockcorner import corner  # kept: loaded only when the bar has no room
+            from .corner import corner  # kept: loaded only when the bar has no room
 
             corner(self)
 
@@ -197,7 +197,7 @@ class Clock:
                 kept = TitleBar.reserve
         lab = self.lab
         if not cells:
-            self.bar = None  # none fits: the corner (clockcorner.py), or nowhere
+            self.bar = None  # none fits: the corner (corner.py), or nowhere
             lab.hidden = True
             return kept
         self.bar = bar

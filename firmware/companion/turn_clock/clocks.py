@@ -4,10 +4,10 @@
 # it. Comments rather than docstrings: the heap bench counts docstrings.
 #
 # In parts, for the heap of a game's VM (docs/firmware.md): this module (the app's start:
-# the saves through the clock) and core/clocksave.py come first; the view (clockview.py)
-# and the clock's state (core/clock.py) once a game's screen is built and on top, where the
-# heap is tightest; what only starts a clock (clockstart.py, Settings' byte, the games'
-# catalog) is let go once it has.
+# the saves through the clock) and saves.py come first; the view (view.py) and the clock's
+# state (state.py) once a game's screen is built and on top, where the heap is tightest;
+# what only starts a clock (start.py, Settings' byte, the games' catalog) is let go once it
+# has. __init__.py lists the parts.
 #
 # - It follows the game's turn: the screen's ``clock_seat()`` when it has one, else the
 #   game's current player; a card dealt or dice rolled leave it with the seat whose clock
@@ -22,26 +22,26 @@
 #   nothing is drawn there; else not at all until there is room
 #   (tests/test_turn_clock_layout.py measures how often).
 # - In a chess clock's last minute the LEDs blink amber; past its time they stay red.
-# - It is saved with the game (core/clock.py): at every save of the game (each move), at a
+# - It is saved with the game (state.py): at every save of the game (each move), at a
 #   pause, when the screen goes off or the game is left, and every 30 s while it runs, so a
 #   power cut loses at most those 30 s. Its times go into the game's record (``timed``).
 
-from .core.buttons import LONG, OK
-from .core.clocksave import Saves, let_go
+from ..core.buttons import LONG, OK
+from .saves import Saves, let_go
 
 SAVE_MS = 30000  # a running clock is saved this often between moves (docs/records.md: wear)
 HOLD_MS = 1300  # a scoreboard: OK held this long past the long press pauses instead
-# what only starts a clock (clockstart.py, the games' catalog, Settings' byte, the reading
+# what only starts a clock (start.py, the games' catalog, Settings' byte, the reading
 # of a saved clock): let go after
-RARE = "companion.clockrare"  # (as clockview.RARE) its now-and-then part: let go after use
-_ONCE = ("companion.clockstart", "companion.core.catalog", "companion.core.clockset",
-         "companion.core.clockbytes")
+RARE = "companion.turn_clock.rare"  # (as view.RARE) its now-and-then part: let go after use
+_ONCE = ("companion.turn_clock.start", "companion.core.catalog", "companion.turn_clock.setting",
+         "companion.turn_clock.statebytes")
 
 
 class Clocks:
     # ``app.clock`` while a clock may be about (app.py makes it at the start, Settings > Clock
     # when it is turned on): it gives each game screen that becomes the top its Clock, takes
-    # it back when the game is left, and the saves go through it (core/clock.py: Saves).
+    # it back when the game is left, and the saves go through it (state.py: Saves).
 
     def __init__(self, app):
         self.app = app
@@ -65,7 +65,7 @@ class Clocks:
         app = self.app
         view = self.view
         if view is not None and view.screen not in app.stack and not view.screen.ended:
-            from .clockrare import leave
+            from .rare import leave
 
             leave(view)
             let_go(RARE)
@@ -94,24 +94,24 @@ class Clocks:
         had = [n for n in _ONCE if n in sys.modules]  # (the menu's VM may use them)
         # the code that stays first, while the heap has its largest free runs (after the
         # game's screen those are few): then what only starts the clock
-        from . import clockview  # noqa: F401
-        from .clockstart import attach
+        from . import view  # noqa: F401
+        from .start import attach
 
         attach(self, screen, had)
-        let_go("companion.clockstart", had)
+        let_go("companion.turn_clock.start", had)
         let_go(RARE)  # (a resumed clock's message)
         if self.view is not None:
             self.view.place()
         else:  # no clock for this screen (a calculator, or Settings say off)
-            let_go("companion.clockview")
-            let_go("companion.core.clock")
+            let_go("companion.turn_clock.view")
+            let_go("companion.turn_clock.state")
 
     def press(self, event):
         # True when the event is the clock's: a long OK on its game's screen
         view = self.view
         if event[0] != OK or event[1] != LONG or view is None or self.app.top is not view.screen:
             return False
-        from .clockrare import press
+        from .rare import press
 
         press(view)
         let_go(RARE)
@@ -121,8 +121,8 @@ class Clocks:
         # a finished game's envelope, with each seat's time when its game has a clock
         if self.view is None:
             return env
-        from .clockrare import record
-        from .core.clockbytes import timed
+        from .rare import record
+        from .statebytes import timed
 
         env = timed(env, record(self.view))
         let_go(RARE)

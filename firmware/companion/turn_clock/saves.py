@@ -1,6 +1,6 @@
 # A saved game with a turn clock (portable; docs/records.md, "The turn clock"): SAVED, the
-# state's length, the state (core/clock.py), the game's record. Apart from core/clock.py so
-# that the app's start (companion/clock.py: Clocks) loads only this: the clock's own code
+# state's length, the state (state.py), the game's record. Apart from state.py so
+# that the app's start (clocks.py: Clocks) loads only this: the clock's own code
 # comes once the game's screen is built, where the heap is tightest.
 
 from shared_rules._compat import const
@@ -9,7 +9,7 @@ SAVED = const(0xC7)  # the first byte of a save with a clock (a record starts wi
 
 
 # the numbers of the clock's state and of a record's times: 7-bit groups, low first (high
-# bit: more follows; read back by core/clockbytes.py)
+# bit: more follows; read back by statebytes.py)
 
 
 def put_num(out, v):
@@ -36,7 +36,7 @@ class Saves:
     # The store as the screens see it while a saved game may carry a clock: load_game gives
     # the record alone (what each game's code reads), clock_of the clock saved with a record,
     # and save_game saves through wrap(game_id, payload) (the running clock's:
-    # companion/clockview.py) when it is set; everything else is the store's.
+    # view.py) when it is set; everything else is the store's.
 
     def __init__(self, store):
         self.store = store

@@ -1,12 +1,12 @@
-# The turn clock's state read back, and its times at a game's end (portable): core/clock.py's
+# The turn clock's state read back, and its times at a game's end (portable): state.py's
 # TurnClock.from_bytes, .record and timed, kept apart so that a running game's VM holds none
-# of them (loaded at a resume, or once a game is over; the bytes: core/clock.py).
+# of them (loaded at a resume, or once a game is over; the bytes: state.py).
 
 from shared_rules._compat import const
 
-from .clocksave import put_num
+from .saves import put_num
 
-# as core/clock.py (not imported from it: it imports this)
+# as state.py (not imported from it: it imports this)
 COUNT_UP = const(1)
 CHESS = const(2)
 NONE = const(255)

@@ -16,16 +16,16 @@
 # then per seat: bank (zigzag: a seat past its chess time is negative), used, turns.
 #
 # A saved game with a clock is SAVED, the state's length, the state, the game's record
-# (core/clocksave.py: ``wrap`` / ``unwrap``, ``Saves`` the store as the screens see it). A finished
+# (saves.py: ``wrap`` / ``unwrap``, ``Saves`` the store as the screens see it). A finished
 # game's envelope with the times (core/records.py's format 1 as format 2, ``timed``) has,
 # after the names, the number of seats timed and each one's seconds and turns as numbers
-# (core/clockrec.py reads it).
+# (envelope.py reads it).
 
 from shared_rules._compat import const
 
-from .clocksave import SAVED, Saves, put_num, unwrap, wrap  # noqa: F401  (here too)
+from .saves import SAVED, Saves, put_num, unwrap, wrap  # noqa: F401  (here too)
 
-# as core/clockset.py says (not imported for them: a game's VM needs nothing else of it)
+# as setting.py says (not imported for them: a game's VM needs nothing else of it)
 COUNT_UP = const(1)
 CHESS = const(2)
 NONE = const(255)  # no seat's clock runs
@@ -40,7 +40,7 @@ class TurnClock:
 
     def __init__(self, mode, limit_s, bonus_s, n):
         # mode COUNT_UP or CHESS, 1..MAX_SEATS seats: as Settings' byte and the games give
-        # them (saved bytes are checked where they are read: core/clockbytes.py)
+        # them (saved bytes are checked where they are read: statebytes.py)
         self.mode = mode
         self.limit = limit_s
         self.bonus = bonus_s if mode == CHESS else 0
@@ -115,7 +115,7 @@ class TurnClock:
 
     def record(self, now, diff):
         # [(seconds, turns)] a seat since the last record; the next counts from here
-        from .clockbytes import record  # only at a game's end
+        from .statebytes import record  # only at a game's end
 
         return record(self, now, diff)
 
@@ -135,7 +135,7 @@ class TurnClock:
     @classmethod
     def from_bytes(cls, data, now):
         # the clock as saved, running from now (if it ran); ValueError for other bytes
-        from .clockbytes import load  # only where a game resumes
+        from .statebytes import load  # only where a game resumes
 
         return load(cls, data, now)
 
@@ -157,7 +157,7 @@ def text(ms, mode, short=False):
 
 
 def timed(env, times):
-    # the format 2 envelope: env (format 1, core/records.py) with times (core/clockbytes.py)
-    from .clockbytes import timed as with_times
+    # the format 2 envelope: env (format 1, core/records.py) with times (statebytes.py)
+    from .statebytes import timed as with_times
 
     return with_times(env, times)

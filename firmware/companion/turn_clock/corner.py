@@ -1,4 +1,4 @@
-# The turn clock out of the title bar (clockview.py): in a corner of the screen where nothing
+# The turn clock out of the title bar (view.py): in a corner of the screen where nothing
 # is drawn. Imported only when the top screen's bar has no room for it.
 
 

@@ -1,8 +1,8 @@
 """Reading a finished game's envelope of format 2, the one with each seat's time on the turn
 clock (portable: the host reads records with the device's own code; the board writes them,
-core/clock.py's ``timed``, and never reads them back)."""
+state.py's ``timed``, and never reads them back)."""
 
-from .clockbytes import MAX_SEATS, get_num
+from .statebytes import MAX_SEATS, get_num
 
 
 def untimed(payload):

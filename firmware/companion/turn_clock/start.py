@@ -1,17 +1,17 @@
-# Starting a game's turn clock (companion/clock.py): imported when a game's screen first
+# Starting a game's turn clock (clocks.py): imported when a game's screen first
 # comes on top, and let go (with the catalog and Settings' byte) once the clock is made: what
-# runs is in clockview.py.
+# runs is in view.py.
 
-from .core.clocksave import let_go
+from .saves import let_go
 
 
 def attach(clocks, screen, had):
     # Give a game screen its clock: the one saved with its game, else a new one as Settings
     # say; none (screen.clock False) when the clock is off, or for a screen that is no
     # recorded game (the strength calculator keeps an Aqua Brunch id and is no registry game).
-    # ``had``: the modules loaded before (companion/clock.py), kept; the others let go as
+    # ``had``: the modules loaded before (clocks.py), kept; the others let go as
     # soon as they are done with, so that the clock's own code comes into the most room.
-    from .core.catalog import about, index
+    from ..core.catalog import about, index
 
     app = screen.app
     game = screen.game
@@ -23,8 +23,8 @@ def attach(clocks, screen, had):
     let_go("companion.core.catalog", had)  # the game plays on without it
     if off:
         return
-    from .clockview import Clock, _seats
-    from .core.clock import NONE, TurnClock
+    from .state import NONE, TurnClock
+    from .view import Clock, _seats
 
     now = app.hw.clock()
     tc = None
@@ -35,21 +35,21 @@ def attach(clocks, screen, had):
             tc.paused = True  # resumed: it goes on when the players are back
         except ValueError:
             app.notify("Clock unreadable - a new one")
-        let_go("companion.core.clockbytes", had)  # (what read it: again at the game's end)
+        let_go("companion.turn_clock.statebytes", had)  # (what read it: again at the game's end)
     fresh = tc is None
     if fresh:
-        from .core.clockset import setting
+        from .setting import setting
 
         mode, minutes, bonus = setting(app.settings.clock)
         del setting
-        let_go("companion.core.clockset", had)
+        let_go("companion.turn_clock.setting", had)
         if not mode:
             return
         tc = TurnClock(mode, minutes * 60, bonus, _seats(game))
     view = screen.clock = Clock(clocks, screen, tc, table, now)
     if not fresh:
         if tc.seat != NONE:
-            from .clockrare import MSG_PAUSED  # (let go after: companion/clock.py)
+            from .rare import MSG_PAUSED  # (let go after: clocks.py)
 
             app.notify(MSG_PAUSED)
     elif view.table:

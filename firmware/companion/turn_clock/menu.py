@@ -1,11 +1,11 @@
-"""Settings > Clock and Clock bonus (the turn clock: companion/clock.py): off, counting up, or
+"""Settings > Clock and Clock bonus (the turn clock: clocks.py): off, counting up, or
 a chess clock of so many minutes each, and the seconds a chess clock adds for each turn. A
 game started after a change has the new clock; a game saved with a clock keeps its own."""
 
 # Imported when one of the rows is opened and let go with Settings.
 
-from .core.clockset import BONUS_S, CHESS, CLOCK_MIN, COUNT_UP, make_setting, setting
-from .screens import ItemPicker
+from ..screens import ItemPicker
+from .setting import BONUS_S, CHESS, CLOCK_MIN, COUNT_UP, make_setting, setting
 
 
 def choose(app, bonus):
@@ -29,7 +29,7 @@ def choose(app, bonus):
             s.clock = make_setting(CHESS, times[i - 2], extra)
         app.save_settings()
         if s.clock & 3 and app.clock is None:
-            from .clock import Clocks
+            from .clocks import Clocks
 
             Clocks(app)  # the next game has a clock (app.py makes it at start-up too)
 
