@@ -1,4 +1,4 @@
-"""The first-player pick (companion/first_pick.py; the menu's screen, first_player.py): fair
+"""The first-player pick (companion/first_player/: pick.py, and screen.py the menu's screen): fair
 and seeded, the spin stops on the seat drawn, the LEDs sweep to it (none on a build without
 pixels), the names (pushed or P1..Pn) fit both displays, Back during the spin cancels, and
 the modules go when it closes."""
@@ -25,7 +25,7 @@ def fp():
     """The pick's module as the menu imports it now (a test that unloads it makes a new
     one)."""
     setup_environment("headless")
-    return importlib.import_module("companion.first_pick")
+    return importlib.import_module("companion.first_player.pick")
 
 
 @pytest.fixture
@@ -312,12 +312,13 @@ def test_the_module_goes_when_the_pick_closes(profile, monkeypatch):
     monkeypatch.setattr(unload, "UNLOAD", True)
     sim = Simulator(profile, mode="headless")
     sim.run_script(TO_PICK + "ok wait:3000")
-    assert "companion.first_player" in sys.modules and "companion.first_pick" in sys.modules
+    assert "companion.first_player.screen" in sys.modules
+    assert "companion.first_player.pick" in sys.modules
     sim = Simulator(profile, mode="headless")
     sim.run_script(TO_PICK + "ok wait:3000 back back")
     assert sim.texts()[0] == "Lunchbox"
     import companion
 
-    for name in ("first_player", "first_pick"):
+    for name in ("first_player.screen", "first_player.pick", "first_player"):  # its package too
         assert "companion." + name not in sys.modules
-        assert name not in vars(companion)
+    assert "first_player" not in vars(companion)

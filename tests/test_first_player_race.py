@@ -57,7 +57,7 @@ def seed():
     setup_environment("headless")
     import importlib
 
-    fp = importlib.import_module("companion.first_pick")
+    fp = importlib.import_module("companion.first_player.pick")
     fp.SEED[0] = 777
     yield 777
     fp.SEED[0] = None
@@ -164,16 +164,16 @@ def test_the_proposed_rules_close_the_round_before_the_start_player():
 
 def test_the_module_stays_for_the_pick_and_goes_when_the_race_begins(profile, entry, seed,
                                                                      monkeypatch):
-    """On the device (unload.UNLOAD): first_pick is compiled once the Space Battle list has
-    gone, kept while the count and the pick are shown (Back to the count keeps it: compiling
-    it again under the race's widgets would need more heap), and let go when the race begins
-    or the screen is left."""
+    """On the device (unload.UNLOAD): first_player/pick.py is compiled once the Space Battle
+    list has gone, kept while the count and the pick are shown (Back to the count keeps it:
+    compiling it again under the race's widgets would need more heap), and let go when the
+    race begins or the screen is left."""
     import sys
 
     from companion import unload
 
     monkeypatch.setattr(unload, "UNLOAD", True)
-    loaded = "companion.first_pick"
+    loaded = "companion.first_player.pick"
     run(profile, WHO)
     assert loaded in sys.modules
     run(profile, WHO + count(3) + "ok wait:300 back back")  # the spin, the choice, the count

@@ -1,6 +1,6 @@
 """Space Lunch for two players: "Who starts?" names a player (the rulebook's: who ate at a
 restaurant most recently) or picks one at random with the race's own pick
-(first_pick.TablePick), on both displays."""
+(first_player.pick.TablePick), on both displays."""
 
 import pytest
 from test_space_lunch_screens import Watch, watching
@@ -16,7 +16,7 @@ WHO = "wait:3000 ok next*4 ok "  # Space Lunch, Two players
 def seed():
     import importlib
 
-    fp = importlib.import_module("companion.first_pick")
+    fp = importlib.import_module("companion.first_player.pick")
     fp.SEED[0] = 4242
     yield 4242
     fp.SEED[0] = None

@@ -1,5 +1,5 @@
 """The main menu and the resume prompt: the games it lists come from their descriptors
-(core/catalog.py), opening one is loader.py's, "First player" is first_player.py's, Settings
+(core/catalog.py), opening one is loader.py's, "First player" is first_player/'s, Settings
 is settings_menu.py (each loaded only while open). On the board the menu's VM only shows the
 menu: opening a game reloads into the game's own VM (launch.py), so the menu loads neither
 the loader nor keeps the catalog once it has read its rows (docs/firmware.md)."""
@@ -84,7 +84,7 @@ class MainMenu(ListScreen):
 
             open_game(self.app, self.games[index][0])
         elif index == len(self.games):
-            from .first_player import FirstPlayer  # it drops itself when it closes
+            from .first_player.screen import FirstPlayer  # it drops itself when it closes
 
             self.app.push(FirstPlayer(self.app))
         else:

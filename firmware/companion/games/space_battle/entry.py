@@ -10,7 +10,7 @@ for when they come. Serve check: the dish's needs (OK adds one), what I would se
 as the dish's needs, the gold serve), then the points of the level reached. Best serve: my
 hand, the dish, its three points: the best serve and the cards it uses.
 "Who starts?" (where the race's rules take a start player): the count, then the start player,
-named or picked at random (first_pick.TablePick, loaded only then).
+named or picked at random (first_player.pick.TablePick, loaded only then).
 """
 
 import shared_rules.space_battle.rules  # noqa: F401 - serve check; here: unloaded with us
@@ -35,7 +35,7 @@ except ImportError:  # CircuitPython has no typing module
 if TYPE_CHECKING:  # the picker is imported on the board only when a race asks who starts
     from typing import Optional  # noqa: F401
 
-    from companion.first_pick import TablePick  # noqa: F401
+    from companion.first_player.pick import TablePick  # noqa: F401
 
 GAME_ID = "battle_race"
 NAMES = [f[0].upper() + f[1:] for f in FLAVORS]  # "Bitter"...: the rules' names, capitalised
@@ -77,8 +77,8 @@ def open(app, payload=None):  # the game-module entry point name
 
 
 def who_starts(app):
-    """A new race that asks the count, then who starts (first_pick.TablePick)."""
-    from companion.first_pick import TablePick
+    """A new race that asks the count, then who starts (first_player.pick.TablePick)."""
+    from companion.first_player.pick import TablePick
 
     ask_players(app, RaceScreen, "Space Battle", 2, 5, 2)
     scr = app.top
@@ -245,7 +245,7 @@ class RaceScreen(TallyScreen):
 
     def exit(self):
         if self.pick is not None:  # left before the race began: LEDs off, the module let go
-            from companion.first_pick import release
+            from companion.first_player.pick import release
 
             self.pick.stop()
             release()

@@ -1,5 +1,5 @@
 """Space Lunch, two players: "Who starts?" (the one who ate at a restaurant most recently),
-named, or picked at random with the race's own pick (first_pick.TablePick), itself loaded
+named, or picked at random with the race's own pick (first_player.pick.TablePick), itself loaded
 only once "Pick at random" is chosen. This module is loaded only while the list is open
 (entry.who_starts) and let go before the game's screen is built: a Pico builds that screen
 next, with little to spare."""
@@ -41,14 +41,14 @@ class FirstPlayer(ListScreen):
             what()
 
     def _random(self):
-        from companion.first_pick import TablePick
+        from companion.first_player.pick import TablePick
 
         self.pick = TablePick(self, self._begin)
         self.pick.view(self.app.settings.names[:2])  # the count it picks among
         self.pick.random()
 
     def _unpick(self):
-        from companion.first_pick import release
+        from companion.first_player.pick import release
 
         self.pick.stop()
         self.pick = None
@@ -82,7 +82,7 @@ class FirstPlayer(ListScreen):
 
     def exit(self):
         if self.pick is not None:  # left during a pick: LEDs off, the module let go
-            from companion.first_pick import release
+            from companion.first_player.pick import release
 
             self.pick.stop()
             release()

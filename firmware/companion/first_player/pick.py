@@ -3,7 +3,7 @@ sweeping round to the seat. Where a rulebook says how the start player is found 
 Lunch's starting rolls, the solo Space Lunch), the game does that instead.
 
 Loaded only while a pick is on screen, and dropped after (``release``): the main menu's
-"First player" row (first_player.py, its screen) and a scoreboard that takes a start player
+"First player" row (screen.py, its screen) and a scoreboard that takes a start player
 (``TablePick``, in the scoreboard's own list: a stacked screen would cost it its widgets). The
 two modules are apart so a scoreboard compiles only this one, while its heap is full.
 
@@ -11,8 +11,8 @@ The seat is drawn before the spin starts, from the device's own randomness (``rn
 the project's PRNG, uniform by rejection (shared_rules/_compat.py); the spin only shows it.
 """
 
-from .core.buttons import BACK, LONG, ticks_diff
-from .core.text import fit
+from ..core.buttons import BACK, LONG, ticks_diff
+from ..core.text import fit
 
 SEED = [None]  # tests set the picks' seed here; the device uses its own randomness
 MIN_STEPS = 12  # the spin goes round at least this many seats, whatever the table
@@ -34,10 +34,11 @@ def rng(app):
 
 
 def release():
-    """Drop the pick's modules once no pick is on screen (on the device)."""
-    from .unload import forget
+    """Drop the pick's modules, and their package, once no pick is on screen (on the
+    device)."""
+    from ..unload import forget
 
-    forget("companion.first_player", __name__)
+    forget("companion.first_player.screen", __name__, "companion.first_player")
 
 
 class Spin:

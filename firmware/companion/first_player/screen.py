@@ -1,10 +1,10 @@
 """The main menu's "First player": how many play, then a fair pick among them with the names
-spinning and the LEDs sweeping to the seat (first_pick.py). Loaded only while it is open."""
+spinning and the LEDs sweeping to the seat (pick.py). Loaded only while it is open."""
 
-from .core.buttons import BACK, LONG, OK
-from .core.text import fit
-from .first_pick import Spin, release, rng
-from .screens import ListScreen
+from ..core.buttons import BACK, LONG, OK
+from ..core.text import fit
+from ..screens import ListScreen
+from .pick import Spin, release, rng
 
 COUNTS = (2, 3, 4, 5, 6)  # the tables it picks for
 
