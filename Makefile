@@ -5,8 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 # the portable modules beside their screens: the game folders' view models (no displayio), the
-# turn clock's state and bytes
+# turn clock's state and bytes, the screen's power and the battery's charge
 PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py \
+	firmware/companion/power/__init__.py firmware/companion/power/idle.py \
+	firmware/companion/power/charge.py \
 	firmware/companion/turn_clock/__init__.py firmware/companion/turn_clock/state.py \
 	firmware/companion/turn_clock/saves.py firmware/companion/turn_clock/statebytes.py \
 	firmware/companion/turn_clock/setting.py firmware/companion/turn_clock/envelope.py \

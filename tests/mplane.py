@@ -16,7 +16,10 @@ PORTABLE_CODE = (
     ROOT / "shared_rules",
     ROOT / "firmware" / "companion" / "core",
     ROOT / "firmware" / "companion" / "__init__.py",
-    # the turn clock's state and bytes, beside its screens
+    # the screen's power and the battery's charge, the turn clock's state and bytes, beside
+    # their screens
+    *(ROOT / "firmware" / "companion" / "power" / (name + ".py")
+      for name in ("__init__", "idle", "charge")),
     *(ROOT / "firmware" / "companion" / "turn_clock" / (name + ".py")
       for name in ("__init__", "state", "saves", "statebytes", "setting", "envelope")),
     # the game folders' view models (no displayio), beside their screens

@@ -310,7 +310,7 @@ def test_the_ssd1306_gets_the_library_setup_without_its_waits(monkeypatch, size)
 def test_the_oled_sleeps_while_the_screen_is_off(monkeypatch):
     """Screen off: the SSD1306's sleep mode (0xAE, as the library's sleep() sends it); the
     press that wakes it sends 0xAF before the screen is drawn again. Dim sends neither."""
-    from companion.core.power import AWAKE, DIM, OFF
+    from companion.power.idle import AWAKE, DIM, OFF
 
     fake_modules(monkeypatch, SSD1306)
     from companion import hwpico

@@ -1,6 +1,6 @@
 """The app: a stack of screens fed by button events, batched redraws, LEDs, the data link,
 and the screen's power: it dims and goes off when no button is pressed for a while (Settings),
-and the press that wakes it does nothing else (core/power.py)."""
+and the press that wakes it does nothing else (power/idle.py)."""
 
 # A game's turn clock, while it has one, is ``app.clock`` (companion/turn_clock/clocks.py):
 # ticked, laid out, and its times kept in the game's record.
@@ -10,8 +10,8 @@ import displayio
 from . import __version__
 from .core.appsettings import AppSettings
 from .core.buttons import Buttons, EventQueue, ticks_diff
-from .core.power import AWAKE, OFF, Idle
 from .leds import Leds
+from .power.idle import AWAKE, OFF, Idle
 from .ui import TitleBar, Toast
 
 TOAST_MS = 2500
@@ -44,7 +44,7 @@ class App:
         self.leds.wake(now)  # the idle timer runs from the start, not the first press
         self.idle = Idle(s.dim, s.off, now)
         self.supply = getattr(hw, "supply", None)  # percent on battery, None on USB
-        self.battery = None  # companion/power.py, once the box has run on its battery
+        self.battery = None  # power/battery.py, once the box has run on its battery
         self._read_at = now
         self._warning = None  # a warning that came while the screen was dim or off
         # no gauge or clock of an app before this one (a restart after a crash)
@@ -219,7 +219,7 @@ class App:
         if level is None and self.battery is None:
             return  # on USB, and never on the battery since the start: nothing is built
         if self.battery is None:
-            from .power import Battery
+            from .power.battery import Battery
 
             self.battery = Battery(self)
         if self.battery.show(level):

@@ -91,7 +91,7 @@ class _Display:
         except RuntimeError:
             pass
 
-    power = 0  # core.power: AWAKE, DIM or OFF
+    power = 0  # power.idle: AWAKE, DIM or OFF
     DIM_PERCENT = 10
 
     def set_power(self, state, percent):

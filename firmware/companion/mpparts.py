@@ -231,7 +231,7 @@ class Supply:
     def level(self):
         if self.vbus.value():
             return None
-        from .core.charge import percent
+        from .power.charge import percent
 
         total = 0
         for _ in range(self.SAMPLES):

@@ -75,7 +75,7 @@ class Supply:
     def level(self):
         if self.vbus.value:
             return None  # on USB: the battery (if any) is charging, nothing to show
-        from .core.charge import percent  # on the battery only
+        from .power.charge import percent  # on the battery only
 
         total = 0
         for _ in range(self.SAMPLES):

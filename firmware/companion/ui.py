@@ -55,7 +55,7 @@ def text(d, s, x, y, color=None, scale=None, anchor=(0, 0.5), bg=None):
 class TitleBar:
     """The top bar: a title on the left and an optional short status on the right.
 
-    While the app shows the battery gauge (companion/power.py), ``TitleBar.gauge`` is its group
+    While the app shows the battery gauge (power/battery.py), ``TitleBar.gauge`` is its group
     and ``TitleBar.top`` the bar of the screen shown: that bar keeps ``reserve`` title cells free
     at its right edge for it, and hides it instead when the title and status would not fit
     beside it (nothing a screen says is cut for the gauge)."""

@@ -1,11 +1,11 @@
-"""The screen's power and the battery's charge (companion/core/power.py) and the two settings
-that time them: on CPython and on MicroPython (the lane)."""
+"""The screen's power and the battery's charge (companion/power/: idle.py, charge.py) and the
+two settings that time them: on CPython and on MicroPython (the lane)."""
 
 from _harness import raises
 from companion.core.appsettings import DIM_S, OFF_S, AppSettings
 from companion.core.buttons import BACK, NEXT, OK, ticks_diff
-from companion.core.charge import percent
-from companion.core.power import AWAKE, DIM, LOW, OFF, Idle
+from companion.power.charge import percent
+from companion.power.idle import AWAKE, DIM, LOW, OFF, Idle
 
 
 def run(idle, start, stop, step=10):

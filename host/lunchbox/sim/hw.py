@@ -92,7 +92,7 @@ def make_display_class():
             self.window = None
             self.surface = None
             self.frame = None
-            self.power = 0  # companion.core.power: AWAKE, DIM, OFF
+            self.power = 0  # companion.power.idle: AWAKE, DIM, OFF
             self.refresh_count = 0
             self.pixel_colors = []
             super().__init__(width=width, height=height, caption="Lunchbox simulator", **kwargs)

@@ -1,6 +1,6 @@
 """The charge a one-cell LiPo's voltage means (hardware/README.md, "Power"), portable.
 
-Apart from core/power.py so a box on USB (where the supply reads "on USB" and no charge is
+Apart from idle.py so a box on USB (where the supply reads "on USB" and no charge is
 worked out) does not keep the curve on its heap.
 """
 

@@ -7,8 +7,8 @@ small bitmap is the whole gauge (a cell outline and its fill).
 
 import displayio
 
-from .core.power import LOW
-from .ui import TitleBar
+from ..ui import TitleBar
+from .idle import LOW
 
 # LOW leaves hours: hardware/README.md. The toast's two lines break where the words do.
 MSG_LOW = "Battery low:\ncharge it soon"

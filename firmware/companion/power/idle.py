@@ -3,7 +3,7 @@
 ``Idle`` says when the idle screen dims and goes off, and which button transitions only wake
 it: the press that wakes a dimmed or dark screen does nothing else, and neither does anything
 that button does until it is let go (its release is an OK or Back press, its hold an undo).
-The charge a cell's voltage means is core/charge.py's, loaded only on a battery.
+The charge a cell's voltage means is charge.py's, loaded only on a battery.
 Times are milliseconds on the wrapping clock, compared through ``ticks_diff``.
 """
 
