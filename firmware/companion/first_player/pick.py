@@ -24,7 +24,7 @@ PICKED = (0, 255, 0)
 
 def rng(app):
     """The device's fair random source: the chip's (os.urandom) seeds the PRNG, as the dice
-    do (games/lets_do_lunch/opening.py); in the simulator the clock, so a headless run replays."""
+    do (games/lets_do_lunch/entry.py); in the simulator the clock, so a headless run replays."""
     from shared_rules.rng import Rng
 
     seed = SEED[0]
