@@ -5,9 +5,9 @@ or the players, who type them in). "Start" is selected first: the usual match is
 """
 
 # Only the setup's code loads with this module: the rules and the match screen load when the
-# match starts (opening.py), once the setup screen is gone, and the computer's search only when
-# a computer plays. The main menu unloads all of it (loader.forget_other_games) when another
-# game opens; this module itself is let go once the match runs.
+# match starts (play), once the setup screen is gone, and the computer's search only when a
+# computer plays. The main menu unloads all of it (loader.forget_other_games) when another game
+# opens; this module itself is let go once the match runs (_forget_setup).
 from companion.core.buttons import LONG, OK
 from companion.core.records import (
     COMPUTER_LEVELS as LEVELS,  # the one list: records name the computer
@@ -22,6 +22,16 @@ HARD = 3
 # Who plays is passed on as a tuple (computer's seat or None, level, typed): a class defined
 # here would keep this whole module alive beside the match (a function's globals are its
 # module's), so ldl_play.Setup holds it once the match runs.
+
+
+def new_rng(app):
+    """The device's dice: seeded from the chip's randomness (os.urandom). In the simulator
+    (CPython) from the clock instead, so a headless run (a test, a README picture) replays the
+    same dice."""
+    from shared_rules.rng import Rng
+
+    seed = app.hw.seed()
+    return Rng(seed)
 
 
 def setup_of(game):
@@ -43,13 +53,11 @@ def open(app, payload=None):  # the game-module entry point name
         return
     from shared_rules import games
 
-    from .opening import load_ai, play
-
     # ValueError (a corrupt save): the menu says so and starts afresh
     # as saved (a record older than the players has two), read without replaying the game
     params = games.header(payload)[1]
     if len(params) >= _SETUP_PARAMS and params[2]:
-        load_ai()  # the biggest module first, while the most heap is free
+        _load_ai()  # the biggest compile first, while the most heap is free
     game = games.from_bytes(payload)
     if game.game_id != GAME_ID:
         raise ValueError("not a Let's Do Lunch game")
@@ -60,14 +68,51 @@ def open(app, payload=None):  # the game-module entry point name
         app.push(SetupScreen(app, game))  # the players say again who plays
     else:
         play(app, game, setup)
-        _forget_setup()
+
+
+def _load_ai():
+    """The computer's search, imported before the board is drawn (its compile is the largest
+    of the game's; the first move would otherwise compile it beside the board)."""
+    import shared_rules.lets_do_lunch.ai  # noqa: F401
 
 
 def _forget_games():
-    """The registry is needed only to read the game: on the device, let it go (its ~4 KB)."""
+    """The registry is needed only to make or read the game: on the device, let it go (its
+    ~4 KB)."""
     from companion.unload import forget
 
     forget("shared_rules.games")
+
+
+def play(app, game, setup, replace=False):
+    names = list(app.settings.names[:2])
+    if replace:
+        app.pop()  # the setup's widgets go before the match's code loads
+    _carry_on(app.store, game)
+    from .play import PlayScreen, Setup
+
+    app.push(PlayScreen(app, game, Setup(*setup), new_rng(app), names))
+    app.store.save_game(GAME_ID, game.to_bytes())
+    _forget_setup()
+
+
+def _carry_on(store, game):
+    """A match resumed on a game's end whose record is kept already: the OK there keeps the
+    record, then saves the next game (two writes, docs/persistence.md), and the power went
+    between them. It goes on as that OK did, to the next game: kept twice (or undone and kept
+    again, changed), the games' records would no longer add up to the match score. Here, not
+    in the match screen: this module is let go once the match runs."""
+    if game.ended is None or game.is_terminal():
+        return
+    rec = game.to_bytes()
+    last = None
+    for r in store.records(True):
+        if r[1] == 1 or r[1] == 3:  # a game's record, bare or in its envelope (records.py)
+            last = r[2]
+    if last is not None and last[len(last) - len(rec):] == rec:
+        from shared_rules.lets_do_lunch.game import NEXT_GAME
+
+        game.apply(NEXT_GAME)
 
 
 def _forget_setup():
@@ -153,20 +198,28 @@ class SetupScreen(ListScreen):
         self.refresh_items()
 
     def start(self):
-        """The match opens once this press is handled (opening.py): by then nothing refers
-        to this screen or this module, and they are let go before the match's code loads."""
-        from .opening import Opening
-
+        setup = (self.seat if self.vs else None, self.level, self.typed)
+        if self.vs:
+            _load_ai()
         old = self.resume
         if old is None:
             params = [self.target, 1 if self.strict else 0]
         else:
             params = list(old.params[:2])
         params += [(self.level + 4 * self.seat) if self.vs else 0, 1 if self.typed else 0]
-        app = self.app
-        app.pop()
-        app.later(Opening(app, params, (self.seat if self.vs else None, self.level,
-                                        self.typed), old).run)
+        from shared_rules import games
+
+        game = games.new(GAME_ID, *params)
+        if old is not None:
+            # the older record, replayed under the players just chosen, so that its next
+            # save (and the game's record) keeps them
+            if old.base:
+                game.set_base(old.base)
+            for a in old.actions():
+                game.apply(a)
+        del games  # this frame's hold on the registry too, or forgetting it frees nothing
+        _forget_games()
+        play(self.app, game, setup, replace=True)
 
     def on_button(self, button, kind):
         if button == OK and kind == LONG:
