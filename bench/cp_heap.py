@@ -1,9 +1,14 @@
 """The heap and time table from the real-CircuitPython lane (tests/cplane.py): every flow of
 bench/heap_flows.py on both display profiles, on CircuitPython 9.2.2's own interpreter in the
 rp2040js emulator, from the drive `lunchbox sync` builds (.mpy by default), with 24 KB held
-back from the start (LUNCHBOX_TRACE_HOLD), flows in parallel processes.
+back from the start (LUNCHBOX_TRACE_HOLD), flows in parallel processes. With
+``--runtime micropython``: the same flows on the MicroPython lane (the -mp profiles: plain
+MicroPython 1.24.1 for the OLED, Pimoroni's 1.23 for the Display Pack, the file set sync puts
+on their littlefs), the same trace and figures (bench/data/mp_lane.json;
+bench/lanes_side_by_side.py sets the two runtimes' figures side by side).
 
-    .venv/bin/python bench/cp_heap.py [--py] [--hold BYTES] [--jobs N] [--json OUT] [FLOW...]
+    .venv/bin/python bench/cp_heap.py [--runtime R] [--py] [--hold BYTES] [--jobs N]
+                                      [--json OUT] [FLOW...]
 
 Per flow: whether it ran to its end with the bytes held (no MemoryError, no pystack, every
 step on the screen it names), the least heap left free beside them (gc.mem_free() after a
@@ -31,6 +36,7 @@ import cplane  # noqa: E402
 import heap_flows  # noqa: E402
 
 PROFILES = ("pico-display-pack", "pico-ssd1306-5btn")
+MP_PROFILES = ("pico-display-pack-mp", "pico-ssd1306-5btn-mp")
 
 
 def opens(run):
@@ -130,15 +136,26 @@ def main(argv=None):
     ap.add_argument("--hold", type=int, default=cplane.HOLD)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--json", metavar="OUT")
-    ap.add_argument("--profile", choices=PROFILES)
+    ap.add_argument("--profile", choices=PROFILES + MP_PROFILES)
+    ap.add_argument("--runtime", choices=("circuitpython", "micropython"),
+                    default="circuitpython")
     a = ap.parse_args(argv)
+    unknown = [f for f in a.flows if f not in [g["flow"] for g in heap_flows.FLOWS]]
+    if unknown:
+        ap.error("no flow called {} (bench/heap_flows.py lists them)".format(
+            ", ".join(repr(f) for f in unknown)))
     flows = [f for f in heap_flows.FLOWS if not a.flows or f["flow"] in a.flows]
-    profiles = [a.profile] if a.profile else PROFILES
+    mp = a.runtime == "micropython"
+    profiles = [a.profile] if a.profile else MP_PROFILES if mp else PROFILES
     jobs = [(f["flow"], p, not a.py, a.hold) for f, p in jobs_of(flows, profiles)]
     with ProcessPoolExecutor(a.jobs) as ex:
         results = list(ex.map(one, jobs))
-    print("CircuitPython {} (rp2040js), {}, {} B held back".format(
-        cplane.CP_VERSION, ".py" if a.py else ".mpy", a.hold))
+    if mp:
+        print("MicroPython 1.24.1 (OLED), Pimoroni's 1.23 (Display Pack) (rp2040js), {}, {} B "
+              "held back".format(".py" if a.py else ".mpy", a.hold))
+    else:
+        print("CircuitPython {} (rp2040js), {}, {} B held back".format(
+            cplane.CP_VERSION, ".py" if a.py else ".mpy", a.hold))
     print("{:30} {:18} {:>5} {:>8} {:>8} {:>7} {:>7}  {}".format(
         "flow", "profile", "ends", "free", "garbage", "slow ms", "med ms", "opens s"))
     for r in results:
