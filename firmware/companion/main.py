@@ -31,6 +31,8 @@ def run(hw, store=None):
                 # a whole game's saves fit without a compaction, which needs 4 KB in one piece:
                 # compact now, before the game is built (docs/persistence.md, "Room")
                 store.make_room(GAME_ROOM)
+            if home is _start_game and notice == _blank():
+                notice = None  # the menu's VM said it at power-on: a game's repeats it
             app = App(hw, store, home, resume=resume, notice=notice)
             notice = None
             if trace:  # the heap/time trace (companion/trace.py): the test lane reads it
@@ -79,6 +81,12 @@ def _its_game(launched):
     if not launched or launched[0] == CRASHED:
         return ""
     return " " + (launched[1:] if launched[0] == MENU else launched)
+
+
+def _blank():
+    from .core.saveformat import MSG_BLANK  # (the stores import it: no module more)
+
+    return MSG_BLANK
 
 
 def _fresh_vm(hw):
