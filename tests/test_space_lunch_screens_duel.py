@@ -142,13 +142,14 @@ def test_forced_return_screen(profile, simulate):
     # the panel in words: on colour both players' sets, coupon and drinks, then the table's;
     # on the OLED the player to move (named on top): their sets, the deck
     e = games.replay(games.record(p.game), n).engine  # the table at the return
-    from companion.games.space_lunch.duel import _count, drinks
+    from companion.core.text import count
+    from companion.games.space_lunch.duel import drinks
 
-    mine = [_count(e.triplets(0), "triplet"), _count(e.pairs(0), "pair")]
+    mine = [count(e.triplets(0), "triplet"), count(e.pairs(0), "pair")]
     if profile == "pico-display-pack":
         for s in (0, 1):
-            assert "P{} {}".format(s + 1, _count(e.triplets(s), "triplet")) in t
-            assert "{}, 1 coupon".format(_count(e.pairs(s), "pair")) in t
+            assert "P{} {}".format(s + 1, count(e.triplets(s), "triplet")) in t
+            assert "{}, 1 coupon".format(count(e.pairs(s), "pair")) in t
             assert drinks(e.drinks[s]) in t
         assert drinks(e.drinks[0]) == "Hot {} Jelly {} Jar {}".format(*e.drinks[0])
         assert "Deck {} Stacks {} {} {}".format(e.deck, *[e.stack(k) for k in range(3)]) in t

@@ -9,6 +9,7 @@ likely entry) each time the game changes, and stays where it is otherwise.
 """
 
 from .core.buttons import BACK, LONG, NEXT, OK, PREV
+from .core.text import count
 from .game import GameScreen
 from .ui import ListMenu, TitleBar
 
@@ -153,6 +154,11 @@ class TallyScreen(GameScreen):
         rows = [(lines[i], marks[i], self.leave_mode) for i in range(len(lines))]
         return title, status, rows, 0
 
+    def beside(self, name, mark, short):
+        """``mark`` beside ``name`` on a list row when both fit (a row's last cell is the
+        scroll bar's), else ``short``: a name is never cut for a mark."""
+        return mark if len(name) + len(mark) <= self.d.cols - 2 else short
+
     def result_lines(self):
         """Two lines, each within the screen's width (the end dialog has room for two): who
         won, and their points (and the tie-break when the top score was tied). Every score
@@ -167,7 +173,7 @@ class TallyScreen(GameScreen):
             head = " & ".join([nm[s] for s in w]) + " win"
         if len(head) > self.d.cols:
             head = "{} share the win".format(len(w))
-        tail = "{} point{}".format(sc[w[0]], "" if sc[w[0]] == 1 else "s")
+        tail = count(sc[w[0]], "point")
         if len(w) == 1 and sc.count(sc[w[0]]) > 1:
             tail += " " + self.tie_words
         return [head, tail]

@@ -231,10 +231,6 @@ class Pens16:
                 p = _nearest(self._rgb, rgb)
         return p
 
-    def colors(self):
-        """The colour of each pen given out, by index."""
-        return self._rgb
-
     def reset(self):
         self._pens = {}
         self._rgb = []

@@ -1,6 +1,11 @@
 """Fitting text into a fixed number of character cells (portable)."""
 
 
+def count(n, word):
+    """"1 day", "7 days": a number and its noun, in words a player reads."""
+    return "{} {}{}".format(n, word, "" if n == 1 else "s")
+
+
 def fit(text, cells):
     """``text`` cut to ``cells`` characters, ending in '~' when something was cut."""
     text = str(text)

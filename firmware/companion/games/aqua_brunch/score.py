@@ -58,9 +58,8 @@ class AquaScoreScreen(TallyScreen):
             marks = []
             for s in order:
                 m = "{}, colour {}".format(pts[s], g.own[s])
-                tied = pts.count(pts[s]) > 1
-                fits = len(nm[s]) + len(m) <= self.d.cols - 2 and len(m) <= 12
-                marks.append(m if tied and fits else str(pts[s]))
+                tied = pts.count(pts[s]) > 1 and len(m) <= 12
+                marks.append(self.beside(nm[s], m, str(pts[s])) if tied else str(pts[s]))
             return self.lines("Scores", "round {}".format(min(g.round + 1, ROUNDS)),
                               [nm[s] for s in order], marks)
         if mode is not None and mode[0] == "round":

@@ -14,6 +14,7 @@ named or picked at random (first_player.pick.TablePick, loaded only then).
 """
 
 import shared_rules.space_battle.rules  # noqa: F401 - serve check; here: unloaded with us
+from companion.core.text import count
 from companion.counters import Counter, LinesScreen
 from companion.pickers import Chooser, Number, saved
 from companion.tally import TallyScreen, ask_players, resume, resumed
@@ -182,13 +183,9 @@ class RaceScreen(TallyScreen):
             rows = [("Score, end turn", "", p), ("Score, go on", "", MORE + p)]
             return "Serve check", "", rows + [(t, "", self.leave_mode) for t in lines], 0
         if self.mode == "scores":
-            # the turns played too, where the name keeps its room (a list row's last cell is
-            # the scroll bar's)
-            marks = []
-            for s in range(g.n):
-                n = g.turns[s]
-                m = "{}, {} turn{}".format(g.points[s], n, "" if n == 1 else "s")
-                marks.append(m if len(nm[s]) + len(m) <= self.d.cols - 2 else str(g.points[s]))
+            # the turns played too, where the name keeps its room
+            marks = [self.beside(nm[s], "{}, {}".format(g.points[s], count(g.turns[s], "turn")),
+                                 str(g.points[s])) for s in range(g.n)]
             return self.lines("Scores", "to {}".format(TARGET), nm, marks)
         s = g.asking()
         if s is not None:

@@ -8,7 +8,7 @@ same list) answers yes or no with the reason, over the tops entered so far.
 """
 
 import shared_rules.space_days.legal  # noqa: F401 - "Can I play here?"; here: unloaded with us
-from companion.core.text import wrap
+from companion.core.text import count, wrap
 from companion.pickers import Chooser, Number, saved
 from companion.tally import TallyScreen, ask_players, resume, resumed
 from shared_rules.space_days.cards import (
@@ -65,14 +65,9 @@ class DaysScreen(TallyScreen):
         if self.mode is not None and self.mode[0] == "can":
             return self._can_view(nm)
         if self.mode == "scores":
-            # the days entered too, where the name keeps its room (a list row's last cell is
-            # the scroll bar's)
-            room = self.d.cols - 2
-            marks = []
-            for s in range(g.n):
-                n = len(g.tops[s])
-                m = "{}, {} day{}".format(g.score(s), n, "" if n == 1 else "s")
-                marks.append(m if len(nm[s]) + len(m) <= room else str(g.score(s)))
+            # the days entered too, where the name keeps its room
+            marks = [self.beside(nm[s], "{}, {}".format(g.score(s), count(len(g.tops[s]), "day")),
+                                 str(g.score(s))) for s in range(g.n)]
             return self.lines("Scores", "", nm, marks)
         e = g.entering()
         tail = [("Can I play here?", "", self.can_i), ("Scores", "", self.scores)]

@@ -10,6 +10,7 @@ returns it (three or more returned: that action may follow, free).
 import displayio
 
 from companion.core.buttons import NEXT, OK, PREV
+from companion.core.text import count
 from companion.ui import text
 from shared_rules.space_lunch.actions import RETURN, where
 
@@ -21,10 +22,6 @@ SHORT = ("Hot Drink", "Jelly", "Chill Jar")
 REASONS = {"triplets": "three triplets", "doubles": "more pairs",
            "coupon": "tie: coupon unused", "beverages": "tie: more drinks",
            "shared": "tied all the way"}
-
-
-def _count(n, word):
-    return "{} {}{}".format(n, word, "" if n == 1 else "s")
 
 
 def drinks(counts):
@@ -59,13 +56,13 @@ class DuelScreen(SpaceLunchScreen):
         e = self.e
         if self.d.mono:
             s = e.turn if e.turn < 2 else 0
-            return (_count(e.triplets(s), "triplet"), _count(e.pairs(s), "pair"),
+            return (count(e.triplets(s), "triplet"), count(e.pairs(s), "pair"),
                     "Deck {}".format(e.deck))
         names = self.names()
         out = []
         for s in (0, 1):
-            out.append("{} {}".format(names[s], _count(e.triplets(s), "triplet")))
-            out.append("{}, {}".format(_count(e.pairs(s), "pair"),
+            out.append("{} {}".format(names[s], count(e.triplets(s), "triplet")))
+            out.append("{}, {}".format(count(e.pairs(s), "pair"),
                                        "no coupon" if e.coupon_used[s] else "1 coupon"))
             out.append(drinks(e.drinks[s]))
         out.append("Deck {} Stacks {} {} {}".format(e.deck, e.stack(0), e.stack(1), e.stack(2)))

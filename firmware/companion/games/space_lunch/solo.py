@@ -5,6 +5,7 @@ advice and no threat warning, in words or on the LEDs."""
 
 import displayio
 
+from companion.core.text import count
 from companion.ui import text
 from shared_rules.space_lunch.actions import AUTOMA_SEAT, decode, where
 
@@ -96,9 +97,9 @@ class SoloScreen(SpaceLunchScreen):
             # on the table)
             return ("You {}/3".format(t), "Automa {}/{}".format(ap, need),
                     "Coupons {}".format(coupons))
-        return ("You {}/3".format(t), "triplets, {} pair{}".format(p, "" if p == 1 else "s"),
+        return ("You {}/3".format(t), "triplets, " + count(p, "pair"),
                 "Automa {}/{}".format(ap, need),
-                "pairs, {} triplet{}".format(at, "" if at == 1 else "s"),
+                "pairs, " + count(at, "triplet"),
                 "Deck {} Coupons {}".format(deck, coupons))
 
     def draw(self):
