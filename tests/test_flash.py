@@ -565,7 +565,7 @@ def test_no_micropython_download(board):
 
 
 def test_uf2_help_names_the_tested_circuitpython_and_no_false_default():
-    """Issue 39: one tested CircuitPython (9.2.2), where to get it, and no default that is
+    """One tested CircuitPython (9.2.2), where to get it, and no default that is
     not there (no digest is pinned, so nothing is downloaded)."""
     from lunchbox.device import download
 

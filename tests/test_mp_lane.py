@@ -223,14 +223,14 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     assert off == [], "{} pixels differ, first {}".format(len(off), off[:5])
 
 
-# Known short of heap (issue 37, open): on the Display Pack, Let's Do Lunch's opening (the
-# computer's search, the rules and the match screen's code all loaded at once) has about 27 KB
-# to spare after a collect at its peak; with the lane's 24 KB held, an allocation of 1-3 KB
-# at its first screen finds no hole: a MemoryError (the crash screen and the fresh VM after it
-# work: the menu comes back, on Let's Do Lunch's row). It opens with 16 KB held, and once open
-# keeps 36 KB free. Space Lunch solo opens since the panel went to PicoGraphics' PEN_P4 (16 KB
-# of frame buffer, not 32). Nothing else may fail there, and when it opens the mark must go
-# (the check below fails then).
+# Known short of heap (docs/firmware.md, "On MicroPython"): on the Display Pack, Let's Do
+# Lunch's opening (the computer's search, the rules and the match screen's code all loaded at
+# once) has about 27 KB to spare after a collect at its peak; with the lane's 24 KB held, an
+# allocation of 1-3 KB at its first screen finds no hole: a MemoryError (the crash screen and
+# the fresh VM after it work: the menu comes back, on Let's Do Lunch's row). It opens with
+# 16 KB held, and once open keeps 36 KB free. Space Lunch solo opens since the panel went to
+# PicoGraphics' PEN_P4 (16 KB of frame buffer, not 32). Nothing else may fail there, and when
+# it opens the mark must go (the check below fails then).
 SHORT = {"pico-display-pack-mp": ("Let's Do Lunch",)}
 
 
@@ -283,7 +283,7 @@ def _known_short(profile, run):
            enumerate(_tops_at_marks(run))]
     assert got == want, run.transcript()
     assert len(crashes) == short, crashes
-    pytest.xfail("{}: {} short of heap with 24 KB held (issue 37)".format(
+    pytest.xfail("{}: {} short of heap with 24 KB held (docs/firmware.md, On MicroPython)".format(
         profile, " and ".join(SHORT[profile])))
 
 

