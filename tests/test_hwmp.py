@@ -171,6 +171,10 @@ print(run([(1000, 0, 1), (1002, 0, 0), (1003, 0, 1), (1005, 0, 0), (1006, 0, 1),
 print(run([(2000, 0, 1), (2004, 0, 0)], [(2010, up), (2030, up)]))
 # a quick tap between two polls: both, with their own times
 print(run([(3000, 1, 1), (3030, 1, 0)], [(2990, up), (3100, up)]))
+# a press whose interrupt has not run yet when its level is read: taken at the poll, not at
+# the last release 2 s before (that would be a 2-second hold: a long press, an auto-repeat)
+print(run([(1000, 0, 1), (1050, 0, 0), (3000, 0, 1), (3050, 0, 0)],
+          [(1010, down), (1100, up), (2999, down), (3100, up)]))
 # held at power-on: no edge, taken when first polled
 print(run([], [(50, down)]))
 # more edges than the ring holds between two polls: the newest kept, the level right
@@ -186,6 +190,7 @@ DEBOUNCE_WANT = [
     "[[(0, True, 1000)], [], [], [(0, False, 1200)], []]",
     "[[(0, True, 2000)], [(0, False, 2004)]]",
     "[[], [(1, True, 3000), (1, False, 3030)]]",
+    "[[(0, True, 1000)], [(0, False, 1050)], [(0, True, 2999)], [(0, False, 3050)]]",
     "[[(0, True, 50)]]",
     "(0, True, 4950)",  # the last edge, i = 38: pressed
     "[[(0, True, 1073741821)], []]",

@@ -124,8 +124,10 @@ class Debouncer:
         if pressed == self.state[i]:
             return
         t = self.edge_at[i]
-        if t is None:
-            t = now  # no edge seen (a button held at start-up, an overflow)
+        if t is None or t == self.since[i]:
+            # no edge seen since the last change (a button held at start-up, an interrupt not
+            # yet run): the change is now, not at that old edge (a tap would read as held)
+            t = now
         elif ticks_diff(now, t) < self.ms:
             return  # still bouncing
         self.state[i] = pressed
@@ -163,13 +165,16 @@ class PinButtons:
 
     def poll(self):
         out = []
+        # the levels before the ring: an edge after them is in the ring or in the next poll,
+        # never a level the ring has not explained yet
+        now = time.ticks_ms()
+        levels = [pin.value() == 0 for pin in self.pins]
         state = machine.disable_irq()
         head = self.head
         machine.enable_irq(state)
         self.tail = drain(self.times, self.codes, self.tail, head, self.deb, out)
-        now = time.ticks_ms()
-        for i in range(len(self.pins)):
-            self.deb.settle(i, self.pins[i].value() == 0, now, out)
+        for i in range(len(levels)):
+            self.deb.settle(i, levels[i], now, out)
         return [(self.ids[i], p, t) for i, p, t in out]
 
 
