@@ -71,3 +71,58 @@ def test_py_drive_opens_a_scoreboard(tmp_path):
                      mpy=False, hold=cplane.HOLD, out=tmp_path)
     assert run.crashes == [], run.crashes
     assert run.passes[-1].top == "AquaScoreScreen"
+
+
+# a game whose one row raises: Space Days' entry on the drive replaced (a .py is found before
+# the shipped .mpy)
+CRASHING_GAME = b"""from companion.screens import ListScreen
+
+
+class Boom(ListScreen):
+    title = "Boom"
+
+    def items(self):
+        return ["Crash"]
+
+    def activate(self, index):
+        raise RuntimeError("a test crash")
+
+
+def open(app, payload=None):
+    app.push(Boom(app))
+"""
+
+
+def test_a_crash_in_a_game_comes_back_to_the_menu_in_a_fresh_vm(tmp_path):
+    """A game's VM that crashes shows the crash and reloads into the menu (a fresh VM: the
+    crashed one's heap in pieces could not even import the menu, and tried again until the
+    watchdog reset the chip), the menu's cursor on the game that crashed: OK opens it again."""
+    from lunchbox.records.game_names import firmware_path
+
+    firmware_path()
+    from companion.core.catalog import menu_games
+
+    row = [g for g, _label in menu_games()].index("space_days")
+    words = ["next"] * row + ["ok", "mark:open", "ok", "wait:5000", "mark:menu", "ok",
+                              "mark:again"]
+    run = cplane.run("pico-ssd1306-5btn", words, hold=cplane.HOLD, out=tmp_path,
+                     files={"companion/games/space_days/entry.py": CRASHING_GAME})
+    assert run.error is None and run.done, (run.error, run.transcript())
+    assert run.watchdogs == [] and max(p.boot for p in run.passes) == 1, run.transcript()
+    assert any("a test crash" in line for line in run.crashes), run.transcript()
+    tops = [(m, t) for m, t in _tops_at(run)]
+    assert tops == [("open", "Boom"), ("menu", "MainMenu"), ("again", "Boom")], tops
+    crashed_at = next(i for i, line in enumerate(run.lines) if "a test crash" in line)
+    assert sum("soft reboot" in line for line in run.lines[crashed_at:]) >= 1
+
+
+def _tops_at(run):
+    tops, top = [], None
+    for e in run.events:
+        if e["t"] == "line":
+            m = cplane._LBX.search(e["text"])
+            if m:
+                top = m.group(2)
+        elif e["t"] == "key" and e["word"].startswith("mark:"):
+            tops.append((e["word"][5:], top))
+    return tops

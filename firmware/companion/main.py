@@ -2,10 +2,11 @@
 screen for a few seconds, is recorded in the nvm log (record kind 2), and the app starts again
 at the menu with the saved game intact. The watchdog resets a hung app.
 
-On MicroPython the restart after the crash screen is a fresh VM (hw.relaunch: a soft reset,
-which comes back at the menu): restarted in the same VM, MicroPython's heap kept what the
-crash left in pieces, the menu came back with 60 KB free instead of 105 KB and the crash
-screen could not load, again and again until the watchdog reset the chip."""
+On the board the restart after the crash screen is a fresh VM (hw.relaunch: a soft reset on
+MicroPython, a reload on CircuitPython, which comes back at the menu): restarted in the same
+VM the heap kept what the crash left in pieces. On MicroPython the menu came back with 60 KB
+free instead of 105 KB; on CircuitPython a game's VM that ran out of room could not even
+import the menu, and tried again and again until the watchdog reset the chip."""
 
 from .app import App
 from .hwbase import MENU, Relaunch
@@ -13,7 +14,8 @@ from .hwbase import MENU, Relaunch
 WATCHDOG_S = 8  # RP2040's maximum is about 8.3 s
 QUIET_AFTER = 3  # crashes in a row before any events: stop writing records (flash wear)
 GAME_ROOM = 1800  # bytes free for appends at a game's start (docs/persistence.md, "Room")
-CRASHED = "!"  # MicroPython: a VM started after a crash, "!<crashes in a row>[ <game>]"
+CRASHED = "!"  # a VM started after a crash, "!<crashes in a row>[ <game>]"
+MESSAGE_MAX = 160  # of a crash's message carried to the next VM (a long one is cut)
 
 
 def run(hw, store=None):
@@ -60,7 +62,7 @@ def run(hw, store=None):
 
 def _first_streak(hw, store):
     """The crashes in a row before this VM; the last VM's crash shown here when it had no
-    room to show it (MicroPython)."""
+    room to show it."""
     streak, left = _crash_streak(hw)
     if left is not None:
         _crashed(hw, store, left[0], left[1], streak <= QUIET_AFTER)
@@ -68,10 +70,12 @@ def _first_streak(hw, store):
 
 
 def _after_crash(hw, store, exc, where, streak):
-    """The crash screen; on MicroPython then a fresh VM (never returns)."""
+    """The crash screen; on the board then a fresh VM (never returns)."""
     shown = _crashed(hw, store, exc, where, streak <= QUIET_AFTER)
     if _fresh_vm(hw):
-        said = "" if shown else "\n{}\n{}\n{}".format(where, type(exc).__name__, exc)
+        # (CircuitPython carries the target in sleep memory after a length byte: 255 at most)
+        said = "" if shown else "\n{}\n{}\n{}".format(where, type(exc).__name__,
+                                                      str(exc)[:MESSAGE_MAX])
         hw.relaunch(CRASHED + str(streak) + _its_game(hw.launched) + said)  # never returns
 
 
@@ -90,15 +94,17 @@ def _blank():
 
 
 def _fresh_vm(hw):
+    """A board's VM (MicroPython or CircuitPython) that can start a fresh one; a PC's app (the
+    simulator, tests) restarts in place."""
     import sys
 
-    return sys.implementation.name == "micropython" and hw.relaunch is not None
+    return sys.implementation.name != "cpython" and hw.relaunch is not None
 
 
 def _crash_streak(hw):
     """(crashes in a row before this VM, the crash it must still show or None): 0 and None,
-    but for a MicroPython VM started after a crash, which then starts as CircuitPython's
-    restart does (the menu, offering the saved game, its cursor on the game that crashed).
+    but for a board's VM started after a crash, which then starts at the menu, offering the
+    saved game, its cursor on the game that crashed.
     The last VM's crash comes as "!<crashes>[ <game>]" and, when it had no room for the
     crash screen, its screen, exception class and message on lines of their own."""
     launched = hw.launched
@@ -134,7 +140,7 @@ def _crashed(hw, store, exc, where, record):
 
     from .unload import forget
 
-    # MicroPython: what the crash screen loads goes with it (its record's modules too: the
+    # on the board: what the crash screen loads goes with it (its record's modules too: the
     # menu started after a crash kept 3.4 KB of them)
     before = list(sys.modules) if _fresh_vm(hw) else ()
     try:
