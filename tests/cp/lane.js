@@ -286,7 +286,7 @@ function powerOn(flash) {
   mcu.loadBootrom(bootromB1); // resets the chip, which blanks its flash: load the flash after
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.flash.set(flash);
-  const c = { sim, mcu, typed: '', line: '', connected: false, stopped: false,
+  const c = { sim, mcu, typed: '', line: '', connected: false, stopped: false, until: null,
     handled: -1, reboots: 0, lbx: 0, lastLbxEmu: 0, boot: boots };
   c.emu = () => sim.clock.nanos / 1e9;
 
@@ -449,13 +449,21 @@ function powerOn(flash) {
     const t0 = Date.now();
     for (;;) {
       for (let i = 0; i < 20000; i++) {
+        // the driver's moment (the end of a press, a wait): the chip stops there until the
+        // driver has acted, so a 50 ms press is 50 ms on the chip's clock, whatever this
+        // machine's load (a sleeping chip used to jump to its next alarm with the button
+        // still down: a tap held for hundreds of ms, auto-repeats the app rightly made)
+        if (c.until !== null && clock.nanos >= c.until) break;
         if (mcu.core.waiting) {
-          const dt = clock.nanosToNextAlarm;
+          let dt = clock.nanosToNextAlarm;
           // asleep with nothing scheduled (MicroPython waits for an interrupt with no tick,
           // CircuitPython always has one): time still passes, a millisecond a slice, so what
           // the driver does at an emulated time (a press, a wait) comes
-          if (dt <= 0) { clock.tick(1e6); break; }
+          const idle = dt <= 0;
+          if (idle) dt = 1e6;
+          if (c.until !== null) dt = Math.min(dt, c.until - clock.nanos);
           clock.tick(dt);
+          if (idle) break;
         } else {
           const pc = mcu.core.registers[15];
           if (pc === flashOps.erase || pc === flashOps.program) flashOps.run(pc);
@@ -464,6 +472,7 @@ function powerOn(flash) {
         }
       }
       if (Date.now() - t0 > 20 || (mcu.core.waiting && clock.nanosToNextAlarm <= 0)) break;
+      if (c.until !== null && clock.nanos >= c.until) break;
     }
     setImmediate(slice);
   };
@@ -555,8 +564,14 @@ function firstCdcData(d) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function waitEmu(ms) {
-  const target = chip.emu() + ms / 1000;
-  while (chip.emu() < target) await sleep(2);
+  const c = chip;
+  const until = c.sim.clock.nanos + ms * 1e6;
+  c.until = until;  // the chip stops there (powerOn's slice)
+  try {
+    while (c.sim.clock.nanos < until && !c.stopped) await sleep(2);
+  } finally {
+    c.until = null;
+  }
 }
 // the app is up when it printed its first LBX line; a crash prints a traceback instead.
 // Without an app (--app 0): when the USB console is connected.
