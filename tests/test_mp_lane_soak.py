@@ -29,8 +29,32 @@ def _crash_lines(run):
     return run.crashes + [line for line in run.lines if line.startswith("crash in ")]
 
 
-@pytest.mark.parametrize("flow,profile", [
-    pytest.param(f, p, id="{}-{}".format(f["flow"].replace(" ", "_"), p)) for f, p in JOBS])
+# Flows the Display Pack's MicroPython does not carry to their end with 24 KB held yet
+# (docs/firmware.md, "On MicroPython"): strict, so one that passes must lose its mark here.
+# Space Lunch's screen leaves ~8.6 KB beside the 24 KB in pieces, and a save (an open file on
+# littlefs: 1,148 B in one piece) or the next screen finds no hole; Let's Do Lunch's opening
+# (tests/test_mp_lane.py, SHORT) the same.
+_SL = ("Space Lunch on the Display Pack's MicroPython: ~8.6 KB beside the 24 KB held, in "
+       "pieces; a save's open file (1,148 B) finds no hole: MemoryError")
+_LDL = ("Let's Do Lunch's opening on the Display Pack's MicroPython: a MemoryError with 24 KB "
+        "held (tests/test_mp_lane.py SHORT)")
+OVER = {(name, "pico-display-pack-mp"): why for name, why in (
+    ("space_lunch solo", _SL), ("space_lunch resume", _SL), ("space_lunch two players", _SL),
+    ("space_lunch two players, chess clock", _SL), ("lets_do_lunch typed", _LDL),
+    ("lets_do_lunch device dice", _LDL))}
+
+
+def _params():
+    out = []
+    for f, p in JOBS:
+        why = OVER.get((f["flow"], p))
+        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+        out.append(pytest.param(f, p, marks=marks,
+                                id="{}-{}".format(f["flow"].replace(" ", "_"), p)))
+    return out
+
+
+@pytest.mark.parametrize("flow,profile", _params())
 def test_flow_keeps_the_margin(flow, profile, tmp_path):
     r = cplane.run_flow(flow, profile, hold=cplane.HOLD, out=tmp_path)
     assert _crash_lines(r.run) == [], _crash_lines(r.run)[:5]
@@ -49,7 +73,9 @@ def _solo_to_game_over():
     return cplane.flow_words(dict(flow, steps=steps)), steps[-1][2]
 
 
-@pytest.mark.parametrize("profile", MP_PROFILES)
+@pytest.mark.parametrize("profile", [
+    pytest.param(p, marks=[pytest.mark.xfail(reason=_SL, strict=True)]
+                 if p == "pico-display-pack-mp" else []) for p in MP_PROFILES])
 def test_a_power_cut_on_an_end_screen_comes_back_to_it(profile, tmp_path):
     """Space Lunch solo played to its game over, then the power cut with the result on the
     glass: after the reboot the board shows that end screen again, pixel for pixel (its save
