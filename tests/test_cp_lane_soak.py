@@ -53,6 +53,7 @@ def test_flow_keeps_the_margin(flow, profile, tmp_path):
     r = cplane.run_flow(flow, profile, hold=cplane.HOLD, out=tmp_path)
     assert r.run.crashes == [], r.run.crashes
     assert r.run.error is None, (r.run.error, r.run.transcript())
+    assert r.run.watchdogs == [], (r.run.watchdogs, r.run.transcript()[-3000:])
     assert [row["top"] for row in r.rows] == [row["want"] for row in r.rows], r.rows
     assert r.complete
     assert r.run.panel_shows and r.run.panel_faults == [], r.run.panel_faults
