@@ -409,7 +409,9 @@ function powerOn(flash) {
     watchdog.timer.enable = false;
     if (c.stopped) return;
     c.stopped = true;
-    emit({ t: 'watchdog', boot: c.boot, emu: Number(c.emu().toFixed(4)) });
+    // where the core was (pc, lr; asleep or not): a hang's place, for the one reading the run
+    emit({ t: 'watchdog', boot: c.boot, emu: Number(c.emu().toFixed(4)),
+      pc: mcu.core.PC, lr: mcu.core.registers[14], waiting: mcu.core.waiting });
     setImmediate(() => {
       if (chip !== c) return;
       const flash = new Uint8Array(mcu.flash);
