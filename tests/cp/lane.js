@@ -430,10 +430,25 @@ function powerOn(flash) {
     mcu.usbCtrl.endpointReadDone(endpoint, b);
   };
   const cdcRead = mcu.usbCtrl.onEndpointRead;
+  // With nothing to send, the host still answers an armed OUT endpoint once a millisecond
+  // (an empty packet): a real bus's 1 ms frames wake a sleeping chip, and CircuitPython at
+  // times sleeps with no alarm of its own and relies on that. Without it, about one loaded
+  // run in three saw the board asleep until the watchdog reset it, 8 s on (a flow then went
+  // on in the menu). Once a millisecond, not the bare emulator's every 10 us.
+  const frame = sim.clock.createAlarm(() => {
+    if (c.pendingRead && !c.stopped) {
+      const q = c.pendingRead;
+      c.pendingRead = null;
+      feed(q.endpoint, q.size);
+    }
+  });
   mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
     if (endpoint !== cdc.outEndpoint) cdcRead(endpoint, size);
     else if (c.outQ.length || !opts.usbIdle) feed(endpoint, size);
-    else c.pendingRead = { endpoint, size };
+    else {
+      c.pendingRead = { endpoint, size };
+      frame.schedule(1e6);
+    }
   };
   c.send = (byte) => {
     c.outQ.push(byte);
