@@ -41,20 +41,6 @@ def open_each_words():
     return words
 
 
-def _tops_at_marks(run):
-    """The top screen at each mark, in order."""
-    tops = []
-    top = None
-    for e in run.events:
-        if e["t"] == "line":
-            m = cplane._LBX.search(e["text"])
-            if m:
-                top = m.group(2)
-        elif e["t"] == "key" and e["word"].startswith("mark:"):
-            tops.append((e["word"][5:], top))
-    return tops
-
-
 # one emulator run per profile: each profile's tests on one xdist worker (make test runs
 # --dist loadgroup), the two profiles side by side
 @pytest.fixture(scope="module", params=[
@@ -114,7 +100,7 @@ def test_boots_to_the_menu_and_opens_each_game(opened):
     want = []
     for _keys, top in OPEN_EACH:
         want += [("open", top), ("menu", "MainMenu")]
-    assert _tops_at_marks(run) == want, run.transcript()
+    assert cplane.tops_at_marks(run) == want, run.transcript()
 
 
 def test_every_screen_keeps_the_margin(opened):

@@ -38,17 +38,7 @@ OVER = {("space_lunch two players, chess clock", "pico-ssd1306-5btn"): _CLOCK,
         ("space_lunch two players, chess clock", "pico-display-pack"): _CLOCK}
 
 
-def _params():
-    out = []
-    for f, p in JOBS:
-        why = OVER.get((f["flow"], p))
-        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
-        out.append(pytest.param(f, p, marks=marks,
-                                id="{}-{}".format(f["flow"].replace(" ", "_"), p)))
-    return out
-
-
-@pytest.mark.parametrize("flow,profile", _params())
+@pytest.mark.parametrize("flow,profile", cplane.flow_params(JOBS, OVER))
 def test_flow_keeps_the_margin(flow, profile, tmp_path):
     r = cplane.run_flow(flow, profile, hold=cplane.HOLD, out=tmp_path)
     assert r.run.crashes == [], r.run.crashes
@@ -114,19 +104,8 @@ def test_a_crash_in_a_game_comes_back_to_the_menu_in_a_fresh_vm(tmp_path):
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.watchdogs == [] and max(p.boot for p in run.passes) == 1, run.transcript()
     assert any("a test crash" in line for line in run.crashes), run.transcript()
-    tops = [(m, t) for m, t in _tops_at(run)]
+    tops = cplane.tops_at_marks(run)
     assert tops == [("open", "Boom"), ("menu", "MainMenu"), ("again", "Boom")], tops
     crashed_at = next(i for i, line in enumerate(run.lines) if "a test crash" in line)
     assert sum("soft reboot" in line for line in run.lines[crashed_at:]) >= 1
 
-
-def _tops_at(run):
-    tops, top = [], None
-    for e in run.events:
-        if e["t"] == "line":
-            m = cplane._LBX.search(e["text"])
-            if m:
-                top = m.group(2)
-        elif e["t"] == "key" and e["word"].startswith("mark:"):
-            tops.append((e["word"][5:], top))
-    return tops

@@ -15,7 +15,7 @@ import re
 import cplane
 import mplane_board
 import pytest
-from test_cp_lane import OPEN_EACH, _tops_at_marks, open_each_words
+from test_cp_lane import OPEN_EACH, open_each_words
 
 from lunchbox.hardware import profiles
 
@@ -280,7 +280,7 @@ def _known_short(profile, run):
             top = None  # the crash screen's, or the game's before it
         want += [("open", top), ("menu", "MainMenu")]
     got = [(m, None if m == "open" and want[i][1] is None else t) for i, (m, t) in
-           enumerate(_tops_at_marks(run))]
+           enumerate(cplane.tops_at_marks(run))]
     assert got == want, run.transcript()
     assert len(crashes) == short, crashes
     pytest.xfail("{}: {} short of heap with 24 KB held (docs/firmware.md, On MicroPython)".format(
@@ -299,7 +299,7 @@ def test_boots_to_the_menu_and_opens_each_game(opened):
     want = []
     for _keys, top in OPEN_EACH:
         want += [("open", top), ("menu", "MainMenu")]
-    assert _tops_at_marks(run) == want, run.transcript()
+    assert cplane.tops_at_marks(run) == want, run.transcript()
 
 
 def test_each_game_starts_in_a_fresh_vm(opened):

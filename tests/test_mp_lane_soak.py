@@ -44,17 +44,7 @@ OVER = {(name, "pico-display-pack-mp"): why for name, why in (
     ("lets_do_lunch device dice", _LDL))}
 
 
-def _params():
-    out = []
-    for f, p in JOBS:
-        why = OVER.get((f["flow"], p))
-        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
-        out.append(pytest.param(f, p, marks=marks,
-                                id="{}-{}".format(f["flow"].replace(" ", "_"), p)))
-    return out
-
-
-@pytest.mark.parametrize("flow,profile", _params())
+@pytest.mark.parametrize("flow,profile", cplane.flow_params(JOBS, OVER))
 def test_flow_keeps_the_margin(flow, profile, tmp_path):
     r = cplane.run_flow(flow, profile, hold=cplane.HOLD, out=tmp_path)
     assert _crash_lines(r.run) == [], _crash_lines(r.run)[:5]

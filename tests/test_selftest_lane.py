@@ -36,26 +36,13 @@ def checked(request, tmp_path_factory):
                                      out=tmp_path_factory.mktemp("shots"), timeout=900)
 
 
-def _tops_at_marks(run):
-    tops = []
-    top = None
-    for e in run.events:
-        if e["t"] == "line":
-            m = cplane._LBX.search(e["text"])
-            if m:
-                top = m.group(2)
-        elif e["t"] == "key" and e["word"].startswith("mark:"):
-            tops.append((e["word"][5:], top))
-    return tops
-
-
 def test_every_page_runs_on_circuitpython(checked):
     profile, run = checked
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.crashes == [], run.crashes
-    assert _tops_at_marks(run) == [("buttons", "SelfTest"), ("pressed", "SelfTest"),
-                                   ("screen", "SelfTest"), ("leds", "SelfTest"),
-                                   ("box", "SelfTest"), ("settings", "SettingsScreen")], \
+    assert cplane.tops_at_marks(run) == [
+        ("buttons", "SelfTest"), ("pressed", "SelfTest"), ("screen", "SelfTest"),
+        ("leds", "SelfTest"), ("box", "SelfTest"), ("settings", "SettingsScreen")], \
         run.transcript()
     # its opening, each button, then three pages on: each a pass it handled
     handled = [p for p in run.passes if p.top == "SelfTest"]
