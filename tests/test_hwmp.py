@@ -175,6 +175,12 @@ print(run([(3000, 1, 1), (3030, 1, 0)], [(2990, up), (3100, up)]))
 # the last release 2 s before (that would be a 2-second hold: a long press, an auto-repeat)
 print(run([(1000, 0, 1), (1050, 0, 0), (3000, 0, 1), (3050, 0, 0)],
           [(1010, down), (1100, up), (2999, down), (3100, up)]))
+# a press whose edge comes in between the poll's level read and its look at the ring: the
+# (older) level is not a release; one press, not two (an OK read twice confirmed a dialog)
+print(run([(6000, 0, 1), (6050, 0, 0)], [(6000, up), (6010, down), (6100, up)]))
+# a press after a release that bounced: the level's change is not dated at that old bounce
+print(run([(7000, 0, 1), (7100, 0, 0), (7102, 0, 1), (7104, 0, 0), (9000, 0, 1), (9050, 0, 0)],
+          [(7010, down), (7200, up), (8999, down), (9100, up)]))
 # held at power-on: no edge, taken when first polled
 print(run([], [(50, down)]))
 # more edges than the ring holds between two polls: the newest kept, the level right
@@ -191,6 +197,8 @@ DEBOUNCE_WANT = [
     "[[(0, True, 2000)], [(0, False, 2004)]]",
     "[[], [(1, True, 3000), (1, False, 3030)]]",
     "[[(0, True, 1000)], [(0, False, 1050)], [(0, True, 2999)], [(0, False, 3050)]]",
+    "[[(0, True, 6000)], [], [(0, False, 6050)]]",
+    "[[(0, True, 7000)], [(0, False, 7100)], [(0, True, 8999)], [(0, False, 9050)]]",
     "[[(0, True, 50)]]",
     "(0, True, 4950)",  # the last edge, i = 38: pressed
     "[[(0, True, 1073741821)], []]",

@@ -107,10 +107,14 @@ class Debouncer:
         self.ms = ms
         self.state = [False] * n
         self.since = [None] * n  # when the state last changed
-        self.edge_at = [None] * n  # the last raw edge
+        self.edge_at = [None] * n  # the last raw edge: when, and to which level
+        self.edge_to = [None] * n
+        self.fresh = [False] * n  # an edge came in this poll
 
     def edge(self, i, pressed, t, out):
         self.edge_at[i] = t
+        self.edge_to[i] = pressed
+        self.fresh[i] = True
         if pressed == self.state[i]:
             return
         s = self.since[i]
@@ -121,12 +125,17 @@ class Debouncer:
         out.append((i, pressed, t))
 
     def settle(self, i, pressed, now, out):
+        if self.fresh[i]:
+            # the level was read before this poll's edges came in, and may be older than
+            # them (taken as a change, a tap read twice): the next poll's level is newer
+            self.fresh[i] = False
+            return
         if pressed == self.state[i]:
             return
         t = self.edge_at[i]
-        if t is None or t == self.since[i]:
-            # no edge seen since the last change (a button held at start-up, an interrupt not
-            # yet run): the change is now, not at that old edge (a tap would read as held)
+        if t is None or self.edge_to[i] != pressed:
+            # no edge explains the level (a button held at start-up, an interrupt not yet
+            # run): the change is now, not at an old edge (a tap would read as held)
             t = now
         elif ticks_diff(now, t) < self.ms:
             return  # still bouncing
