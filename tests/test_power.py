@@ -278,15 +278,18 @@ def test_the_gauge_fills_with_the_charge_and_turns_red_when_low():
     assert full_white > half_white > low_white  # the outline is white at every level
 
 
-def test_a_screen_whose_title_would_not_fit_beside_it_keeps_its_title(profile):
-    # Space Lunch's first card, "Card 1 of 9: c1 r1", fills the colour display's title bar
+def test_a_title_beside_the_gauge_says_what_fits_and_is_never_cut(profile):
+    # Space Lunch's first card: "Card 1 of 9: top left" fills the title bar (the colour
+    # display's 19 cells cut it); beside the gauge its shorter phrasing (the grid marks the
+    # place), whole
+    sim = run(profile, "wait:3000 ok ok")
+    t = sim.texts()
+    want = "Card 1 of 9" if profile == "pico-display-pack" else "Card 1 of 9: top left"
+    assert t[0] == want and [s for s in t if "~" in s] == []
     sim = run(profile, "wait:3000 ok ok", battery=60)
     t = sim.texts()
-    assert t[0] == "Card 1 of 9: c1 r1" and [s for s in t if "~" in s] == []
-    if profile == "pico-display-pack":
-        assert gauge_boxes(sim) == []  # hidden rather than cut the title
-    else:
-        assert len(gauge_boxes(sim)) == 1  # 21 cells on the OLED: room for both
+    assert t[0] == "Card 1 of 9" and [s for s in t if "~" in s] == []
+    assert len(gauge_boxes(sim)) == 1
     # and a screen with no title bar (the Let's Do Lunch board) shows no gauge
     sim = run(profile, "wait:3000 next ok ok", battery=60)
     assert gauge_boxes(sim) == []

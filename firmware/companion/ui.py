@@ -99,11 +99,14 @@ class TitleBar:
         cols = d.title_cols
         laid = 0
         gauge = TitleBar.gauge
+        # a title may be phrasings, longest first (core.text.fit): the clock and the gauge
+        # make room for the shortest, the title then says what fits beside them
+        least = title[-1] if isinstance(title, tuple) else title
         if TitleBar.clock is not None and self is TitleBar.top:
-            laid = TitleBar.clock.lay(self, title, right)
+            laid = TitleBar.clock.lay(self, least, right)
         elif gauge is not None and self is TitleBar.top:
             room = cols - TitleBar.reserve
-            fits = len(title) + (len(right) + 1 if right else 0) <= room and (
+            fits = len(least) + (len(right) + 1 if right else 0) <= room and (
                 len(right) <= room // 2)
             gauge.hidden = not fits
             if fits:

@@ -49,9 +49,16 @@ def cell(col, row):
     return 3 * (row - 1) + col - 1
 
 
+_ROWS = ("top", "middle", "bottom")
+_COLS = ("left", "middle", "right")
+
+
 def where(c):
-    """'c2 r3': the short name of a cell, for small screens."""
-    return "c{} r{}".format(c % 3 + 1, c // 3 + 1)
+    """'bottom middle': a cell of the grid in the words a player uses (the middle one is
+    'centre'); at most 13 characters."""
+    if c == 4:
+        return "centre"
+    return _ROWS[c // 3] + " " + _COLS[c % 3]
 
 
 def _pair(a, b):
@@ -110,7 +117,8 @@ def decode(action):
 
 
 def describe(action):
-    """A short text for an action, e.g. 'take c1 r2', 'Jelly c2 r1+c3 r3', 'card 7'."""
+    """A short text for an action, e.g. 'take middle left', 'Jelly top middle and bottom
+    right', 'card 7'."""
     kind, a, b, paid = decode(action)
     if kind == "card":
         return "card {}".format(a)
@@ -125,7 +133,7 @@ def describe(action):
         return "Hot Drink " + where(a) + pay
     if kind == "chill":
         return "Chill Jar " + where(a) + pay
-    return "Jelly " + where(a) + "+" + where(b) + pay
+    return "Jelly " + where(a) + " and " + where(b) + pay
 
 
 def count_sets(counts, size):

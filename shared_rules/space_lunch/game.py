@@ -11,10 +11,6 @@ MODE_DUEL = const(4)
 _SHORT = ("Hot Drink", "Jelly", "Chill Jar")
 
 
-def _at(c):
-    return where(c).replace(" ", "")
-
-
 class SpaceLunchGame(Game):
     game_id = "space_lunch"
     index = 0
@@ -79,7 +75,7 @@ class SpaceLunchGame(Game):
     def describe(self, action):
         kind, a, b, paid = decode(action)
         if kind == "card":
-            return "card {} to {}".format(a, _at(self.engine.pending[0])) \
+            return "card {} to {}".format(a, where(self.engine.pending[0])) \
                 if self.engine.pending else "card {}".format(a)
         if kind == "automa":
             c = self.engine.automa_cell() if hasattr(self.engine, "automa_cell") else -1
@@ -89,8 +85,7 @@ class SpaceLunchGame(Game):
         if kind == "take":
             return "take " + where(a)
         name = {"hot": "Hot Drink", "chill": "Chill Jar", "jelly": "Jelly"}[kind]
-        if paid:
-            name = name.split(" ")[0] + "(d)"  # paid with beverage cards
+        paid = " (drinks)" if paid else ""  # paid with beverage cards
         if kind == "jelly":
-            return name + " " + _at(a) + "+" + _at(b)
-        return name + " " + where(a)
+            return name + " " + where(a) + " and " + where(b) + paid
+        return name + " " + where(a) + paid

@@ -292,13 +292,14 @@ def _row(a):
     return "row {}".format((a - TAKE) // 3 + 1)
 
 
-def _coupon(a):
+def _say(n, a, phrase):
+    """``phrase`` about coupon action ``a``, with its cards' places when it fits in ``n``
+    characters, else with the coupon's name alone (its menu starts on the suggested card)."""
     kind, x, y, _ = decode(a)
-    if kind == "hot":
-        return "Hot Drink " + where(x)
-    if kind == "chill":
-        return "Chill Jar " + where(x)
-    return "Jelly " + where(x) + "+" + where(y)
+    name = {"hot": "Hot Drink", "chill": "Chill Jar"}.get(kind, "Jelly")
+    at = where(x) if kind != "jelly" else where(x) + " and " + where(y)
+    text = phrase.format(name + " " + at)
+    return text if len(text) <= n else phrase.format(name)
 
 
 def _coupon_may_win(g):
@@ -330,13 +331,17 @@ def coupons_matter(game, takes):
 
 
 def advice(game, short=False, takes=None, every=None):
-    """One phrase for the player, at most 32 characters (21 with ``short``), e.g.
-    "take row 2 or the Automa wins"; "" when it is not the human's move. Rates the coupon
+    """One phrase for the player, at most 38 characters (the colour display's bottom line;
+    21 with ``short``, the OLED's), e.g.
+    "take row 2 or the Automa wins"; "" when it is not the human's move. A card's place in
+    words where it fits; where it does not, the phrase leaves it out (the grid marks the
+    Automa's next card, a coupon's menu starts on the suggested one). Rates the coupon
     actions only when they could matter (they cost far more than the three takes).
     ``takes`` and ``every``: this position's hints(game, False) and hints(game), when the
     caller has them already."""
     if not _playing(game):
         return ""
+    n = 21 if short else 38
     if takes is None:
         takes = hints(game, coupons=False)
     for a, v, _ in takes:
@@ -350,13 +355,16 @@ def advice(game, short=False, takes=None, every=None):
         others = [h for h in every if not TAKE <= h[0] < TAKE + 9]
     for a, v, _ in others:
         if v == WIN:
-            return _coupon(a) + " wins" if short else _coupon(a) + ": you win!"
+            return _say(n, a, "{} wins" if short else "{}: you win!")
     if len(safe) == len(takes):
         t = threat(game)
         if t is None or not t[1]:
             return "no danger"
-        text = "Automa next: " + where(t[0])
-        return text if short else "{}, food {}".format(text, t[1])
+        for text in ("Automa next: {}, food {}".format(where(t[0]), t[1]),
+                     "Automa next: " + where(t[0])):
+            if len(text) <= n:
+                return text
+        return "Automa next: food {}".format(t[1])
     if len(safe) == 1:
         row = _row(safe[0][0])
         return row + " or Automa wins" if short else "take " + row + " or the Automa wins"
@@ -365,12 +373,13 @@ def advice(game, short=False, takes=None, every=None):
         return "avoid " + _row(bad[0]) + ("!" if short else ": the Automa wins")
     for a, v, _ in others:
         if v == SAFE:
-            return _coupon(a) + " saves" if short else "use " + _coupon(a) + " to save"
+            return _say(n, a, "{} saves" if short else "use {} to save")
     best = min(h[1] for h in takes)
     if best == LATER:
         return "Automa wins soon" if short else "the Automa wins in two turns"
     for a, v, _ in takes + others:
         if v == RISK:
-            text = _row(a) if TAKE <= a < TAKE + 9 else _coupon(a)
-            return text + " may save" if short else "only " + text + " may save you"
+            if TAKE <= a < TAKE + 9:
+                return _row(a) + " may save" if short else "only " + _row(a) + " may save you"
+            return _say(n, a, "{} may save" if short else "only {} may save you")
     return "Automa wins next" if short else "the Automa wins next turn"

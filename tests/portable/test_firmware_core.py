@@ -206,6 +206,9 @@ def test_fit():
     assert fit("abc", 1) == "~"
     assert fit("abc", 0) == ""
     assert fit(42, 5) == "42"
+    # phrasings, longest first: the first that fits, else the last one cut
+    say = ("Take bottom middle (12)", "Take bottom middle")
+    assert fit(say, 23) == say[0] and fit(say, 19) == say[1] and fit(say, 10) == "Take bott~"
 
 
 def test_wrap():

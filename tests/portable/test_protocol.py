@@ -120,7 +120,7 @@ def check_state(g, seats):
     assert len(g.scores()) == seats
     for a in legal[:12]:
         d = g.describe(a)
-        assert 0 < len(d) <= 18, (g.game_id, d)
+        assert 0 < len(d) <= 48, (g.game_id, d)
     if g.game_id in CHECK:
         CHECK[g.game_id](g.engine)
 

@@ -285,7 +285,7 @@ def test_empty_space_cannot_be_taken():
     g.apply(chill_jar(3, 1))
     g.apply(AUTOMA)
     assert g.pick == 2 and g.grid_cards() == 7
-    with raises(ValueError, "c3 r1 is empty"):
+    with raises(ValueError, "top right is empty"):
         g.apply(take(3, 1))
     g.apply(take(3, 2))
     assert g.winner == AUTOMA_SEAT and g.reason == "persistence"
@@ -329,9 +329,9 @@ def test_saved_game_round_trip_and_corruption():
 
 
 def test_describe_and_decode():
-    assert describe(take(1, 2)) == "take c1 r2"
-    assert describe(jelly_bubbles(3, 3, 2, 1)) == "Jelly c2 r1+c3 r3"
-    assert describe(hot_drink(2, 2)) == "Hot Drink c2 r2"
+    assert describe(take(1, 2)) == "take middle left"
+    assert describe(jelly_bubbles(3, 3, 2, 1)) == "Jelly top middle and bottom right"
+    assert describe(hot_drink(2, 2)) == "Hot Drink centre"
     assert decode(chill_jar(3, 1)) == ("chill", cell(3, 1), -1, False)
     seen = set()
     for a in range(9):

@@ -73,15 +73,17 @@ def test_wheel_offers_only_the_card_that_comes_back_from_under_the_deck():
 
 def test_opening_and_prompts():
     g = Solo(EASY)
-    assert V.opening(g) and V.card_prompt(g) == "Card 1 of 9: c1 r1"
+    # phrasings, longest first: the title bar shows the first that fits (core.text.fit)
+    assert V.opening(g) and V.card_prompt(g) == ("Card 1 of 9: top left", "Card 1 of 9")
     for t in OPENING[:4]:
         g.apply(t)
-    assert V.card_prompt(g) == "Card 5 of 9: c2 r2"
+    assert V.card_prompt(g)[0] == "Card 5 of 9: centre"
     for t in OPENING[4:]:
         g.apply(t)
     assert not V.opening(g)
     g.apply(hot_drink(2, 2))  # deck back to 28, but this is a refill
-    assert not V.opening(g) and V.card_prompt(g) == "New card c2 r2"
+    assert not V.opening(g)
+    assert V.card_prompt(g) == ("New card at centre", "New card")
 
 
 def test_cursor_stops_are_the_pick_column_then_the_coupon():
@@ -112,7 +114,7 @@ def test_coupon_cells():
 
 def test_suggest_wins_when_a_take_wins():
     g = opened()
-    g.taken[HUMAN][1] = 2  # c1 r1 completes a triplet
+    g.taken[HUMAN][1] = 2  # top left completes a triplet
     g.taken[HUMAN][11] = 3
     g.taken[HUMAN][12] = 3
     assert V.suggest(g) == take(1, 1)
@@ -121,7 +123,7 @@ def test_suggest_wins_when_a_take_wins():
 
 def test_suggest_uses_a_chill_jar_to_win():
     g = opened()
-    g.taken[HUMAN][5] = 2  # 5 sits at c2 r2: only Chill Jar reaches it this turn
+    g.taken[HUMAN][5] = 2  # 5 sits at centre: only Chill Jar reaches it this turn
     g.taken[HUMAN][11] = 3
     g.taken[HUMAN][12] = 3
     assert V.suggest(g) == chill_jar(2, 2)
@@ -171,11 +173,6 @@ def test_words():
     assert V.result(g) == ("Automa wins", "4 pairs")
     g.winner, g.reason = AUTOMA_SEAT, "persistence"
     assert V.result(g) == ("Automa wins", "by persistence")
-
-
-def test_squeeze_keeps_a_phrase_whole():
-    assert V.squeeze("no danger", 21) == "no danger"
-    assert V.squeeze("Jelly c3 r1+c2 r3 saves", 21) == "Jelly c3r1+c2r3 saves"
 
 
 def test_evaluate_shares_the_ratings_and_agrees():

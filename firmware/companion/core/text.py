@@ -7,7 +7,14 @@ def count(n, word):
 
 
 def fit(text, cells):
-    """``text`` cut to ``cells`` characters, ending in '~' when something was cut."""
+    """``text`` cut to ``cells`` characters, ending in '~' when something was cut. ``text``
+    may be a tuple of phrasings, longest first: the first that fits (the last one cut when
+    none does), so a line says as much as the display has room for."""
+    if isinstance(text, tuple):
+        for t in text:
+            if len(t) <= cells:
+                return t
+        text = text[-1]
     text = str(text)
     if cells <= 0:
         return ""

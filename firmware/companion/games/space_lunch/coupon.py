@@ -84,11 +84,15 @@ class Coupons:
         kind, first, paid = self.coupon
         cells = V.kind_cells(self.e, kind, first, paid)
         c = cells[self.sel % len(cells)] if cells else -1
+        # titles: the longest phrasing that fits (core.text.fit); the cursor marks the card
+        g = self.e.grid
         if kind == "jelly":
             if first >= 0:
-                return "Jelly {}+{}".format(where(first), where(c)), "swap with: OK", c
-            return "Jelly {}+?".format(where(c)), "1st card to swap: OK", c
+                return (("Jelly: {} and {}".format(where(first), where(c)),
+                         "Jelly: {} and {}".format(g[first], g[c])), "swap with: OK", c)
+            return (("Jelly: {} and ?".format(where(c)), "Jelly: {} and ?".format(g[c])),
+                    "1st card to swap: OK", c)
         name = V.KIND_NAMES[V.KINDS.index(kind)]
         line = "OK: use  Back: cancel" if self.d.mono else "OK: use it  Back: cancel"
-        return "{}: {}".format(name, where(c)), line, c
+        return ("{}: {}".format(name, where(c)), "{}: the {}".format(name, g[c])), line, c
 

@@ -107,7 +107,9 @@ class DuelScreen(SpaceLunchScreen):
         if stop == V.COUPON:
             return "{}: beverage".format(name), "OK: choose the action", -1
         line = "OK: take" if self.d.mono else "OK: take  </>: move"
-        return "{} {} ({})".format(name, where(stop), e.grid[stop]), line, stop
+        at, food = where(stop), e.grid[stop]
+        return (("{}: {} ({})".format(name, at, food), "{}: {}".format(name, at),
+                 "{}: the {}".format(name, food)), line, stop)
 
     def turn_button(self, button):
         e = self.e

@@ -62,7 +62,6 @@ class SoloScreen(SpaceLunchScreen):
                     led = V.leds(e, rated)
                 else:
                     want, words, led = V.evaluate(e, self.d.mono, rated)
-                    words = V.squeeze(words, self.lay.cols)
             else:
                 led = V.leds(e)
         self.hint = (self.key, want, words, led)
@@ -73,7 +72,7 @@ class SoloScreen(SpaceLunchScreen):
             return False
         self.rated = None
         want, words, led = V.evaluate(self.e, self.d.mono, rated)
-        self.hint = (self.key, want, V.squeeze(words, self.lay.cols), led)
+        self.hint = (self.key, want, words, led)
         if self.coupon is None and self.options is None:
             self._aim()
         return True
@@ -124,17 +123,21 @@ class SoloScreen(SpaceLunchScreen):
                 line = V.setup_line(e.difficulty) if not mono else V.setup_short(e.difficulty)
         elif self._automa_turn():
             c = e.automa_cell()
-            title = "Automa: {} ({})".format(where(c), e.grid[c])
+            at, food = where(c), e.grid[c]
+            # the longest phrasing that fits (core.text.fit); the grid marks the card
+            title = ("Automa: {} ({})".format(at, food), "Automa: " + at,
+                     "Automa takes the {}".format(food))
             if self.choices and self.dealing:
-                line = "Move it; put {} there".format(self.choices[0]) if mono else \
-                    "Automa takes {} ({}); put {} there".format(where(c), e.grid[c],
-                                                                self.choices[0])
+                line = "Move it; put {} there".format(self.choices[0]) if mono else (
+                    "Automa takes {} ({}); put {} there".format(at, food, self.choices[0]),
+                    "Automa takes {}; put {} there".format(at, self.choices[0]),
+                    "Automa takes the {}; put {} there".format(food, self.choices[0]))
             elif self.choices:
-                line = ("Move it; new card?" if mono else
-                        "Automa takes {} (food {}): new card?".format(where(c), e.grid[c]))
+                line = "Move it; new card?" if mono else (
+                    "Automa takes {} (food {}): new card?".format(at, food),
+                    "Automa takes {}: new card?".format(at))
             else:
-                line = "OK: card moved" if mono else "Automa takes {} (food {})".format(
-                    where(c), e.grid[c])
+                line = "OK: card moved" if mono else "Automa takes {} (food {})".format(at, food)
             if self.app.settings.hints:
                 led = self._advice()[3]
         elif self.rated is not None:  # the coupons being rated (_think)
@@ -173,7 +176,9 @@ class SoloScreen(SpaceLunchScreen):
         if stop == V.COUPON:
             n = e.coupons
             return "Use a coupon ({})".format(n), "OK: choose the action", -1
-        return ("Take {} ({})".format(where(stop), e.grid[stop]) if stop >= 0 else "Your turn",
+        if stop < 0:
+            return "Your turn", "OK: take  </>: move", stop
+        return (("Take {} ({})".format(where(stop), e.grid[stop]), "Take " + where(stop)),
                 "OK: take  </>: move", stop)
 
     def exit(self):

@@ -188,7 +188,9 @@ class SpaceLunchScreen(Coupons, GameScreen):
         e = self.e
         if not self.dealing:
             return V.card_prompt(e), self.entry_help()
-        title = "Put {} at {}".format(self.choices[0], where(e.pending[0]))
+        food = self.choices[0]
+        title = ("Put {} at {}".format(food, where(e.pending[0])),
+                 "Put {} where shown".format(food))
         line = self.entry_help()
         if V.opening(e) and not self.d.mono:
             line = "card {} of 9: {}".format(37 - e.deck, line)

@@ -301,11 +301,14 @@ def opening(e):
 
 
 def card_prompt(e):
-    """The top line while a card is entered: the opening cards count up, refills say where."""
+    """The top line while a card is entered: the opening cards count up, refills say where.
+    Phrasings, longest first (the title bar shows the first that fits; the grid marks the
+    place)."""
     c = e.pending[0]
     if opening(e):
-        return "Card {} of 9: {}".format(37 - e.deck, where(c))
-    return "New card " + where(c)
+        n = "Card {} of 9".format(37 - e.deck)
+        return "{}: {}".format(n, where(c)), n
+    return "New card at " + where(c), "New card"
 
 
 def stats(e):
@@ -313,17 +316,6 @@ def stats(e):
     triplets, pairs the Automa needs, deck, coupons left)."""
     return (e.triplets(HUMAN), e.pairs(HUMAN), e.pairs(AUTOMA_SEAT), e.triplets(AUTOMA_SEAT),
             e.pairs_needed(), e.deck, e.coupons)
-
-
-def squeeze(words, n):
-    """``words`` in at most n characters without cutting: "c2 r3" becomes "c2r3" when the
-    phrase is too long (the engine's short advice can reach 23 characters: "Jelly c3 r1+c2 r3
-    saves")."""
-    if len(words) <= n:
-        return words
-    for col in "123":
-        words = words.replace("c" + col + " r", "c" + col + "r")
-    return words
 
 
 def result(e, names=("You", "Automa")):
