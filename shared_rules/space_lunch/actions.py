@@ -49,16 +49,14 @@ def cell(col, row):
     return 3 * (row - 1) + col - 1
 
 
-_ROWS = ("top", "middle", "bottom")
-_COLS = ("left", "middle", "right")
+_PLACES = ("top left", "top middle", "top right", "middle left", "centre", "middle right",
+           "bottom left", "bottom middle", "bottom right")
 
 
 def where(c):
-    """'bottom middle': a cell of the grid in the words a player uses (the middle one is
-    'centre'); at most 13 characters."""
-    if c == 4:
-        return "centre"
-    return _ROWS[c // 3] + " " + _COLS[c % 3]
+    """'bottom middle': a cell of the grid in the words a player uses; at most 13
+    characters."""
+    return _PLACES[c]
 
 
 def _pair(a, b):

@@ -296,7 +296,7 @@ def _say(n, a, phrase):
     """``phrase`` about coupon action ``a``, with its cards' places when it fits in ``n``
     characters, else with the coupon's name alone (its menu starts on the suggested card)."""
     kind, x, y, _ = decode(a)
-    name = {"hot": "Hot Drink", "chill": "Chill Jar"}.get(kind, "Jelly")
+    name = "Hot Drink" if kind == "hot" else "Chill Jar" if kind == "chill" else "Jelly"
     at = where(x) if kind != "jelly" else where(x) + " and " + where(y)
     text = phrase.format(name + " " + at)
     return text if len(text) <= n else phrase.format(name)

@@ -144,7 +144,10 @@ class Clock:
         self._color()
         bar = TitleBar.top  # the top screen's (place)
         if bar is not None and [len(f) for f in old] != [len(f) for f in forms]:
-            bar.relayout()  # it may take more cells, or fewer, or none (or fit there now)
+            # it may take more cells, or fewer, or none (or fit there now); set, not
+            # relayout: a frame less at the deepest of CircuitPython's Python stack (a save
+            # under a press, tests/test_pystack_app.py)
+            bar.set(bar.title, bar.right)
         else:
             self._show()
         self.app.dirty = True

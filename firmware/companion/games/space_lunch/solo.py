@@ -127,15 +127,12 @@ class SoloScreen(SpaceLunchScreen):
             # the longest phrasing that fits (core.text.fit); the grid marks the card
             title = ("Automa: {} ({})".format(at, food), "Automa: " + at,
                      "Automa takes the {}".format(food))
+            # (the colour display's line: 39 cells, the longest place is 13)
             if self.choices and self.dealing:
-                line = "Move it; put {} there".format(self.choices[0]) if mono else (
-                    "Automa takes {} ({}); put {} there".format(at, food, self.choices[0]),
-                    "Automa takes {}; put {} there".format(at, self.choices[0]),
-                    "Automa takes the {}; put {} there".format(food, self.choices[0]))
+                line = "Move it; put {} there".format(self.choices[0]) if mono else \
+                    "Automa: {}; put {} there".format(at, self.choices[0])
             elif self.choices:
-                line = "Move it; new card?" if mono else (
-                    "Automa takes {} (food {}): new card?".format(at, food),
-                    "Automa takes {}: new card?".format(at))
+                line = "Move it; new card?" if mono else "Automa takes {}: new card?".format(at)
             else:
                 line = "OK: card moved" if mono else "Automa takes {} (food {})".format(at, food)
             if self.app.settings.hints:
