@@ -27,6 +27,14 @@ import pytest  # noqa: E402 (after the paths and SDL settings)
 from profiles_under_test import PROFILES  # noqa: E402 (the reference displays)
 
 
+def pytest_collection_modifyitems(items):
+    """The long emulator runs first: each xdist group (a lane's profile, the emulated board)
+    is one unit of work of up to a minute or two, and handed out last it kept one core busy
+    alone at the end while the other had nothing left (make test's two cores ~89 % used).
+    Started first, the short tests fill in around them. The order within each part stays."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 @pytest.fixture(autouse=True)
 def no_mpy_cross_from_outside(monkeypatch, tmp_path_factory):
     """`lunchbox sync` compiles to .mpy with CircuitPython's mpy-cross from the user's cache,

@@ -10,7 +10,9 @@ models read back, pixel for pixel), then the firmware itself on each MicroPython
 of the same moment, and opens each game in its own VM and comes back, with no traceback. The
 long run: tests/test_mp_lane_soak.py. How the lane works: tests/cplane.py."""
 
+import json
 import re
+import sys
 
 import cplane
 import mplane_board
@@ -323,6 +325,25 @@ def test_each_game_starts_in_a_fresh_vm(opened):
     back = menus[1:]
     assert max(back) - min(back) <= 512 and menus[0] <= min(back), menus
     print("menu free beside 24 KB held:", menus)
+
+
+def test_the_docs_set_the_two_lanes_figures_side_by_side():
+    """docs/firmware.md's side-by-side table is bench/lanes_side_by_side.py's, from the two
+    lanes' recorded figures (bench/data/cp_lane.json, bench/data/mp_lane.json: bench/cp_heap.py
+    with and without --runtime micropython), every flow on every profile of both: the docs'
+    numbers are the lanes'."""
+    sys.path.insert(0, str(cplane.ROOT / "bench"))
+    import cp_heap
+    import lanes_side_by_side as sbs
+
+    recorded = json.loads(sbs.MP.read_text())
+    assert {(r["flow"], r["profile"]) for r in recorded} == {
+        (f["flow"], p) for f, p in cp_heap.jobs_of(cp_heap.heap_flows.FLOWS, MP_PROFILES)}
+    assert all(r["hold"] == cplane.HOLD and r["mpy"] for r in recorded)
+    docs = (cplane.ROOT / "docs" / "firmware.md").read_text()
+    assert sbs.markdown(sbs.load(sbs.CP), sbs.load(sbs.MP)) in docs
+    for line in sbs.summary(sbs.load(sbs.CP), sbs.load(sbs.MP)):
+        assert line in docs
 
 
 # --- what the lane boots: the profiles' runtime and the board's file set (no emulator) -------

@@ -11,7 +11,8 @@ is the same on both.
 - nvm: bytearray-like (microcontroller.nvm)
 - link: the USB data channel (in_waiting, read, write) or None
 - watchdog: ``start(seconds)`` and ``feed()``
-- idle(): called once per main-loop pass (a short sleep on the device)
+- idle(): called once per main-loop pass: on the device a pause of up to IDLE_MS
+  (core/buttons.py) that a button's press ends at once
 - profile: the dict from core.settings.read
 - supply: ``level()`` -> the battery's charge in percent, or None on USB power; None where
   the build cannot read its supply (the profile's [power] table, hardware/README.md)

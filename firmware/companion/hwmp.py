@@ -195,16 +195,17 @@ def _build(settings_path):
         pixels = mpparts.Pixels(cfg["neopixel"], cfg["neopixel_count"])
     _rgb_led_off(cfg)
     ids = [button_id(role) for role, _name in cfg["buttons"]]
+    buttons = mpparts.PinButtons(cfg["buttons"], ids)
     hw = Hardware(
         display=display,
-        buttons=mpparts.PinButtons(cfg["buttons"], ids),
+        buttons=buttons,
         clock=time.ticks_ms,
         nvm=None,  # saves are files (core/filestore.py): main.open_store
         profile=cfg,
         pixels=pixels,
         link=None,  # no second USB channel: the host reads the record files with mpremote
         watchdog=mpparts.Watchdog(),
-        idle=mpparts.idle,
+        idle=buttons.idle,
         uid=bytes(machine.unique_id()),
     )
     if values.get("LUNCHBOX_BATTERY") == "lipo":

@@ -10,7 +10,7 @@ import supervisor
 
 from . import display as displays
 from .hwbase import Hardware
-from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, idle, pin, relaunch
+from .picoparts import MARK, KeypadButtons, Supply, Watchdog, buses, pin, relaunch
 from .unload import forget
 
 
@@ -190,16 +190,17 @@ def build(getenv=None):
         link = usb_cdc.data
     except ImportError:
         pass
+    buttons = KeypadButtons(cfg["buttons"])
     hw = Hardware(
         display=_display(cfg, launched is not None),
-        buttons=KeypadButtons(cfg["buttons"]),
+        buttons=buttons,
         clock=supervisor.ticks_ms,
         nvm=microcontroller.nvm,
         profile=cfg,
         pixels=pixels,
         link=link,
         watchdog=Watchdog(),
-        idle=idle,
+        idle=buttons.idle,
         uid=bytes(microcontroller.cpu.uid),
     )
     if getenv("LUNCHBOX_BATTERY") == "lipo":

@@ -10,7 +10,7 @@ try:
 except ImportError:  # off the board (the WebAssembly port, CPython): Debouncer, drain, pens
     machine = None
 
-from .core.buttons import ticks_diff
+from .core.buttons import IDLE_MS, ticks_diff
 
 LAUNCH = "/launch.txt"  # the game (or menu) the next VM opens: written by relaunch()
 DEBOUNCE_MS = 20  # a switch's contacts bounce for a few ms; a press is longer than 20
@@ -172,6 +172,14 @@ class PinButtons:
             self.head = h + 1
         return irq
 
+    def idle(self):
+        """The pause between two passes: up to IDLE_MS, over at the first edge not yet
+        polled (the interrupt fills the ring), so a press is handled as it happens."""
+        for _ in range(IDLE_MS):
+            if self.head != self.tail:
+                return
+            time.sleep_ms(1)
+
     def poll(self):
         out = []
         # the levels before the ring: an edge after them is in the ring or in the next poll,
@@ -267,10 +275,6 @@ class Watchdog:
     def feed(self):
         if self.wd is not None:
             self.wd.feed()
-
-
-def idle():
-    time.sleep_ms(5)
 
 
 def relaunch(target):

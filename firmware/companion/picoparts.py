@@ -12,7 +12,7 @@ import keypad
 import microcontroller
 import supervisor
 
-from .core.buttons import button_id
+from .core.buttons import IDLE_MS, button_id
 
 
 def pin(name):
@@ -33,6 +33,15 @@ class KeypadButtons:
         self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
         self.event = keypad.Event()
         self.held = []  # button ids down, as the events said
+
+    def idle(self):
+        """The pause between two passes: up to IDLE_MS, over at the first event keypad
+        queued, so a press is handled as it happens."""
+        events = self.keys.events
+        for _ in range(IDLE_MS):
+            if events:
+                return
+            time.sleep(0.001)
 
     def poll(self):
         out = []
@@ -104,11 +113,6 @@ buses = []
 
 
 MARK = b"LB"  # sleep_memory[0:2] when a VM was asked for by relaunch()
-
-
-def idle():
-    """The main loop's pause between passes."""
-    time.sleep(0.005)
 
 
 def relaunch(target):

@@ -20,6 +20,11 @@ BACK = const(3)
 UNDO = const(4)
 NAMES = ("prev", "next", "ok", "back", "undo")
 
+# The main loop's pause when nothing happens (hw.idle: a button's press ends it at once): a
+# pass costs 1-2 ms of the chip, and a pass every 5 ms kept it busy a quarter of the time on
+# the menu (on a battery; and in the emulator, most of a lane's time)
+IDLE_MS = const(20)
+
 PRESS = const(0)
 REPEAT = const(1)
 LONG = const(2)
