@@ -379,7 +379,15 @@ function powerOn(flash) {
       // CircuitPython says "soft reboot", MicroPython "MPY: soft reboot"
       if (text.includes('soft reboot')) c.reboots++;
       const m = /LBX (\d+) /.exec(text);
-      if (m) { c.handled = Number(m[1]); c.lbx++; c.lastLbxEmu = c.emu(); }
+      if (m) {
+        c.handled = Number(m[1]);
+        c.lbx++;
+        c.lastLbxEmu = c.emu();
+        // the driver waits for this pass: the chip stops here until it has acted, so what
+        // comes next starts at the same emulated moment whatever this machine's load (the
+        // time the driver took to notice used to run on: a flow's save or dim came or not)
+        if (c.stopAtLbx) c.until = c.sim.clock.nanos;
+      }
       // an LBX line also says when the panel last took a pixel: the end of that pass's
       // refresh, before the trace's own collect and print (a box without the trace shows
       // its screen then)
@@ -594,12 +602,19 @@ async function waitEmu(ms) {
 // Without an app (--app 0): when the USB console is connected.
 async function waitForApp(limitS) {
   const t0 = Date.now();
-  while (opts.app ? chip.lbx === 0 : !chip.connected) {
-    if (Date.now() - t0 > limitS * 1000) {
-      throw new Error(opts.app ? 'the app never started (no LBX line)'
-        : 'USB never enumerated (no console)');
+  const c = chip;
+  c.stopAtLbx = opts.app;  // the first pass's moment, exactly (powerOn's line handler)
+  try {
+    while (opts.app ? c.lbx === 0 : !c.connected) {
+      if (Date.now() - t0 > limitS * 1000) {
+        throw new Error(opts.app ? 'the app never started (no LBX line)'
+          : 'USB never enumerated (no console)');
+      }
+      await sleep(5);
     }
-    await sleep(5);
+  } finally {
+    c.stopAtLbx = false;
+    c.until = null;
   }
 }
 
@@ -626,14 +641,24 @@ async function press(name, holdMs) {
   pin.setInputValue(false);
   await waitEmu(holdMs);
   pin.setInputValue(true);
-  // until the app has handled it (or a while, for a press that does nothing there)
-  const e = chip.emu();
+  // until the app has handled it (or a while, for a press that does nothing there), on the
+  // chip's clock: it stops at the pass's LBX line or idleS on, and the settle runs from there
+  const c = chip;
+  const e = c.sim.clock.nanos;
   const t = Date.now();
-  // a press that starts another VM (a game, or back to the menu) prints no pass of its own:
-  // wait for the new VM's first one
-  while (chip.lbx === before && Date.now() - t < 600000 &&
-         (chip.emu() - e < opts.idleS || (chip.reboots > reboots && chip.emu() - e < 60))) {
-    await sleep(2);
+  c.stopAtLbx = true;
+  c.until = e + opts.idleS * 1e9;
+  try {
+    while (chip === c && c.lbx === before && !c.stopped && Date.now() - t < 600000) {
+      // a press that starts another VM (a game, or back to the menu) prints no pass of its
+      // own: wait for the new VM's first one
+      if (c.reboots > reboots && c.until < e + 60e9) c.until = e + 60e9;
+      if (c.sim.clock.nanos >= c.until) break;
+      await sleep(2);
+    }
+  } finally {
+    c.stopAtLbx = false;
+    c.until = null;
   }
   await waitEmu(opts.settleMs);
 }
