@@ -24,7 +24,7 @@ def display(profile):
     return "st7789" if "display" in profile else "ssd1306"
 
 
-def load(path=None):
+def load(path):
     """{(flow, display): figures} of one lane's recording."""
     rows = json.loads(Path(path).read_text())
     return {(r["flow"], display(r["profile"])): r for r in rows}

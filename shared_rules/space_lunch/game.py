@@ -6,6 +6,7 @@ beverage actions; the engine is ``self.engine`` (a ``Solo`` or a ``Duel``)."""
 from shared_rules._compat import const
 from shared_rules.protocol import CHANCE, TERMINAL, Game
 from shared_rules.space_lunch.actions import SHARED, decode, where
+from shared_rules.space_lunch.actions import describe as _describe
 
 MODE_DUEL = const(4)
 _SHORT = ("Hot Drink", "Jelly", "Chill Jar")
@@ -73,7 +74,7 @@ class SpaceLunchGame(Game):
         return [e.pairs(0) + e.triplets(0), e.pairs(1) + e.triplets(1)]
 
     def describe(self, action):
-        kind, a, b, paid = decode(action)
+        kind, a, _b, _paid = decode(action)
         if kind == "card":
             return "card {} to {}".format(a, where(self.engine.pending[0])) \
                 if self.engine.pending else "card {}".format(a)
@@ -82,10 +83,4 @@ class SpaceLunchGame(Game):
             return "Automa takes" if c < 0 else "Automa " + where(c)
         if kind == "return":
             return "return " + _SHORT[a]
-        if kind == "take":
-            return "take " + where(a)
-        name = {"hot": "Hot Drink", "chill": "Chill Jar", "jelly": "Jelly"}[kind]
-        paid = " (drinks)" if paid else ""  # paid with beverage cards
-        if kind == "jelly":
-            return name + " " + where(a) + " and " + where(b) + paid
-        return name + " " + where(a) + paid
+        return _describe(action)  # a take or a coupon: the engine's own words
