@@ -241,18 +241,11 @@ def on_board(waiting, size=200):
     import tempfile
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from mpboard import PLAIN_UF2, EmulatedBoard
+    from mpboard import FILESTORE_FILES, PLAIN_UF2, EmulatedBoard
 
     files = {}
-    for src, dst in (("firmware/companion/__init__.py", "lib/companion/__init__.py"),
-                     ("firmware/companion/core/__init__.py", "lib/companion/core/__init__.py"),
-                     ("firmware/companion/core/filestore.py", "lib/companion/core/filestore.py"),
-                     ("firmware/companion/core/crc32.py", "lib/companion/core/crc32.py"),
-                     ("firmware/companion/core/saveformat.py",
-                      "lib/companion/core/saveformat.py"),
-                     ("shared_rules/__init__.py", "lib/shared_rules/__init__.py"),
-                     ("shared_rules/_compat.py", "lib/shared_rules/_compat.py")):
-        files[dst] = (ROOT / src).read_bytes()
+    for src, dst in FILESTORE_FILES:
+        files["lib/" + dst] = (ROOT / src).read_bytes()
     fs = image(files)
     store = FileStore("/data", fs=LfsFs(fs))
     for i in range(waiting):

@@ -126,19 +126,12 @@ def test_on_micropython_1_24_on_an_emulated_pico(tmp_path):
     import subprocess
     import time
 
-    from mpboard import PLAIN_UF2, EmulatedBoard
+    from mpboard import FILESTORE_FILES, PLAIN_UF2, EmulatedBoard
 
     root = Path(__file__).resolve().parent.parent
     stage = tmp_path / "lib"
-    for src, dst in (("firmware/companion/__init__.py", "companion/__init__.py"),
-                     ("firmware/companion/core/__init__.py", "companion/core/__init__.py"),
-                     ("firmware/companion/core/filestore.py", "companion/core/filestore.py"),
-                     ("firmware/companion/core/crc32.py", "companion/core/crc32.py"),
-                     ("firmware/companion/core/saveformat.py", "companion/core/saveformat.py"),
-                     ("shared_rules/__init__.py", "shared_rules/__init__.py"),
-                     ("shared_rules/_compat.py", "shared_rules/_compat.py"),
-                     ("tests/portable/_harness.py", "_harness.py"),
-                     ("tests/portable/test_filestore.py", "test_filestore.py")):
+    for src, dst in FILESTORE_FILES + (("tests/portable/_harness.py", "_harness.py"),
+                                       ("tests/portable/test_filestore.py", "test_filestore.py")):
         (stage / dst).parent.mkdir(parents=True, exist_ok=True)
         (stage / dst).write_bytes((root / src).read_bytes())
     driver = tmp_path / "driver.py"

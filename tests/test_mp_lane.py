@@ -192,7 +192,7 @@ def test_framebuf_over_i2c_draws_what_the_glass_shows(tmp_path):
     pytest.param(p, marks=pytest.mark.xdist_group("mp-" + p)) for p in MP_PROFILES])
 def opened(request, tmp_path_factory):
     _lane()
-    return request.param, cplane.run(request.param, _words(request.param), hold=cplane.HOLD,
+    return request.param, cplane.run(request.param, open_each_words(), hold=cplane.HOLD,
                                      out=tmp_path_factory.mktemp("shots"), timeout=900)
 
 
@@ -225,76 +225,8 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     assert off == [], "{} pixels differ, first {}".format(len(off), off[:5])
 
 
-# Known short of heap (docs/firmware.md, "On MicroPython"): on the Display Pack, Let's Do
-# Lunch's opening (the computer's search, the rules and the match screen's code all loaded at
-# once) has about 27 KB to spare after a collect at its peak; with the lane's 24 KB held, an
-# allocation of 1-3 KB at its first screen finds no hole: a MemoryError (the crash screen and
-# the fresh VM after it work: the menu comes back, on Let's Do Lunch's row). It opens with
-# 16 KB held, and once open keeps 36 KB free. Space Lunch's first screen opened with 24 KB held
-# from when the panel went to PicoGraphics' PEN_P4 (16 KB of frame buffer, not 32) by less than
-# 100 bytes: 77 bytes of code more in two shared modules (core/text.py, ui.py: a title's
-# phrasings, 7 December) and an allocation of 96 bytes finds no hole (its saves were short
-# already: tests/test_mp_lane_soak.py). Nothing else may fail there, and when a game opens its
-# mark must go (the check below fails then).
-SHORT = {"pico-display-pack-mp": ("Space Lunch", "Let's Do Lunch")}
-
-
-def _order(profile):
-    """The menu's games, as (row, keys, first screen, label), in the order the lane opens
-    them: the menu's, but a profile's SHORT games last (a crash screen takes the presses
-    made while it shows: the games after a crash would be opened by the wrong keys)."""
-    from companion.core.catalog import menu_games
-
-    rows = [(row, about_keys, top, label) for row, ((about_keys, top), (_gid, label)) in
-            enumerate(zip(OPEN_EACH, menu_games()))]
-    short = SHORT.get(profile, ())
-    return [r for r in rows if r[3] not in short] + [r for r in rows if r[3] in short]
-
-
-def _words(profile):
-    """open_each_words() in _order's order: each game from the menu and Back."""
-    if profile not in SHORT:
-        return open_each_words()
-    from companion.core.catalog import menu_games
-    from lunchbox.records.game_names import about
-
-    ids = [gid for gid, _label in menu_games()]
-    words, at = ["wait:3000", "next", "shot:menu", "prev"], 0
-    for row, _keys, _top, _label in _order(profile):
-        if row != at:
-            words.append("{}*{}".format("next" if row > at else "prev", abs(row - at)))
-        words += ["ok"] + about(ids[row])["first_screen"][0].split()
-        words += ["mark:open", "back", "mark:menu"]
-        at = row
-    return words
-
-
-def _known_short(profile, run):
-    """xfail when the run failed only as SHORT says: MemoryErrors in those games alone (the
-    menu back after each), every other game opened; an AssertionError when it failed
-    otherwise or did not fail where SHORT says it does."""
-    if profile not in SHORT:
-        return
-    crashes = [line for line in run.lines if "crash in" in line]
-    assert crashes, "{} opens every game now: remove it from SHORT".format(profile)
-    assert all("MemoryError" in line for line in crashes), crashes
-    want, short = [], 0
-    for _row, _keys, top, label in _order(profile):
-        if label in SHORT[profile]:
-            short += 1
-            top = None  # the crash screen's, or the game's before it
-        want += [("open", top), ("menu", "MainMenu")]
-    got = [(m, None if m == "open" and want[i][1] is None else t) for i, (m, t) in
-           enumerate(cplane.tops_at_marks(run))]
-    assert got == want, run.transcript()
-    assert len(crashes) == short, crashes
-    pytest.xfail("{}: {} short of heap with 24 KB held (docs/firmware.md, On MicroPython)".format(
-        profile, " and ".join(SHORT[profile])))
-
-
 def test_boots_to_the_menu_and_opens_each_game(opened):
     profile, run = opened
-    _known_short(profile, run)
     assert run.error is None and run.done, (run.error, run.transcript())
     assert run.crashes == [] and not [line for line in run.lines if "crash in" in line], (
         run.transcript())
@@ -311,7 +243,6 @@ def test_each_game_starts_in_a_fresh_vm(opened):
     """Each game open and each way back is a soft reset ("MPY: soft reboot"), and the menu's
     heap is the same every time it comes back: nothing of a game stays."""
     profile, run = opened
-    _known_short(profile, run)
     assert sum(line.count("MPY: soft reboot") for line in run.lines) == 2 * len(OPEN_EACH)
     # the menu's first pass in each VM
     menus = [p.free for i, p in enumerate(run.passes)

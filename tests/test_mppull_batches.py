@@ -323,20 +323,14 @@ def test_pull_from_micropython_1_24_of_records_its_own_store_wrote(tmp_path, mon
     leaves rec/ empty."""
     import subprocess
 
-    from mpboard import PLAIN_UF2, EmulatedBoard
+    from mpboard import FILESTORE_FILES, PLAIN_UF2, EmulatedBoard
 
     from lunchbox import cli
 
     monkeypatch.setenv("LUNCHBOX_DATA", str(tmp_path / "data"))
     root = Path(__file__).resolve().parent.parent
     stage = tmp_path / "lib"
-    for src, dst in (("firmware/companion/__init__.py", "companion/__init__.py"),
-                     ("firmware/companion/core/__init__.py", "companion/core/__init__.py"),
-                     ("firmware/companion/core/filestore.py", "companion/core/filestore.py"),
-                     ("firmware/companion/core/crc32.py", "companion/core/crc32.py"),
-                     ("firmware/companion/core/saveformat.py", "companion/core/saveformat.py"),
-                     ("shared_rules/__init__.py", "shared_rules/__init__.py"),
-                     ("shared_rules/_compat.py", "shared_rules/_compat.py")):
+    for src, dst in FILESTORE_FILES:
         (stage / dst).parent.mkdir(parents=True, exist_ok=True)
         (stage / dst).write_bytes((root / src).read_bytes())
     old = mppull.record_file(1, 3, payload(1))

@@ -164,12 +164,16 @@ def open_store(nvm):
     if nvm is None and sys.implementation.name == "micropython":
         from .core.filestore import FileStore
 
-        return FileStore("/data")
-    from .core.store import Store
+        store = FileStore("/data")
+        mounted = ("companion.core.filemount",)
+    else:
+        from .core.store import Store
+
+        store = Store(nvm)
+        mounted = ("companion.core.mount", "companion.core.nvmscan")
     from .unload import forget
 
-    store = Store(nvm)
-    forget("companion.core.mount", "companion.core.nvmscan")
+    forget(*mounted)
     return store
 
 

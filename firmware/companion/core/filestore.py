@@ -32,9 +32,7 @@ from .crc32 import crc32
 from .saveformat import (
     KIND_FINISHED,
     KIND_GAME,
-    MAX_ID_LEN,
     MAX_PAYLOAD,
-    MSG_BLANK,
     MSG_ERROR,
     check_payload,
     id_bytes,
@@ -61,7 +59,6 @@ BLOCK = const(4096)  # littlefs's block on the Pico
 ENTRY_COST = const(320)
 KEEP_OTHER = const(32)  # crash records remembered in meta (waiting() counts the rest as games)
 
-_WHAT = {"game": "game", "settings": "settings", "meta": "record counters"}
 MSG_FULL = "Storage full - pull records with lunchbox pull"
 MSG_BAD = "Corrupt save files set aside: "
 
@@ -155,7 +152,9 @@ class FileStore:
         self._bad = []  # what was set aside, for status
         self._seen = False  # a write since the mount: the .bad files have been reported
         try:
-            self._mount()
+            from .filemount import mount  # (main.open_store lets it go after the mount)
+
+            mount(self)
         except Exception as exc:  # mounting never raises: memory only
             self.error = exc
             self.root = None
@@ -404,7 +403,9 @@ class FileStore:
             if n is not None and n != len(data):
                 raise OSError(ENOSPC)
         except OSError:
-            w = self._walk(b[0], True)
+            from .filemount import walk
+
+            w = walk(self, b[0], True)
             if w is None:
                 self._batches.remove(b)
             else:
@@ -535,170 +536,11 @@ class FileStore:
                     continue
                 yield (seq, h[8], rest[:n])
 
-    def _walk(self, first, repair):
-        """[first, records, bytes, appendable, 1 or 2] of a record file from its headers alone
-        (no payload read), or None when it holds none. A batch whose last frame was cut short
-        (a cut append on a file system that is not littlefs) is cut back to its whole frames
-        when ``repair`` (written aside and renamed); one with a bad header further in keeps
-        what comes before it, and is never appended to."""
-        path = self._rec_path(first)
-        try:
-            f = self.fs.open(path, "rb")
-        except OSError:
-            return None
-        with f:
-            size = f.seek(0, 2)
-            f.seek(0)
-            h = f.read(HEAD)
-            if h[:4] == REC_MAGIC:
-                if len(h) > 4:
-                    self._kind(first, h[4])
-                return [first, 1, size, False, 1]
-            at = count = 0
-            while at < size:
-                f.seek(at)
-                h = f.read(HEAD) if at else h
-                if (len(h) < HEAD or h[:4] != BATCH_MAGIC
-                        or int.from_bytes(h[4:8], "big") != first + count):
-                    break
-                end = at + FRAME + int.from_bytes(h[9:11], "big")
-                if end > size:
-                    break
-                self._kind(first + count, h[8])
-                at = end
-                count += 1
-        if at == size and count:
-            return [first, count, size, True, 2]
-        torn = size - at < HEAD or (h[:4] == BATCH_MAGIC
-                                    and int.from_bytes(h[4:8], "big") == first + count)
-        if count == 0 or not torn:
-            if count == 0:
-                if self._set_aside(path, path[:-4] + ".bad"):
-                    self._note("record " + str(first))
-                return None
-            self._note("record " + str(first + count))
-            return [first, count, at, False, 2]
-        if size - at >= HEAD:  # its number was taken (the host may have seen the header)
-            self._next = max(self._next, first + count + 1)
-        if repair:
-            try:
-                self._copy(path, at)
-                return [first, count, at, True, 2]
-            except OSError:
-                pass
-        return [first, count, at, False, 2]
-
-    def _copy(self, path, n):
-        """Keep the first ``n`` bytes of ``path``: written aside, renamed over it."""
-        tmp = path[:-4] + ".tmp"
-        try:
-            with self.fs.open(path, "rb") as src:
-                with self.fs.open(tmp, "wb") as dst:
-                    while n > 0:
-                        chunk = src.read(min(n, 512))
-                        if not chunk:
-                            raise OSError(ENOSPC)
-                        dst.write(chunk)
-                        n -= len(chunk)
-            self.fs.rename(tmp, path)
-        except OSError:
-            self._drop(tmp)
-            raise
-
     def _note(self, what):
         if what in self._bad:
             return
         self._bad.append(what)
         self.status = MSG_BAD + ", ".join(self._bad)
-
-    # ---- mounting ------------------------------------------------------------------------
-
-    def _mkdir(self, path):
-        """True when the folder was made now."""
-        try:
-            self.fs.mkdir(path)
-            return True
-        except OSError:
-            self.fs.listdir(path)  # there already (else this raises: no store)
-            return False
-
-    def _mount(self):
-        # "No saved data" once, when the store's folder is made: every game opens in a VM of
-        # its own, and a notice at each mount showed its toast over every menu until a save
-        blank = self._mkdir(self.root)
-        self._mkdir(self._path("rec"))
-        names = self._names(self.root)
-        for name in names:
-            if name.endswith(".tmp"):
-                self._drop(self._path(name))
-            elif name.endswith(".bad") and name[:-4] in _WHAT:
-                self._note(_WHAT[name[:-4]])
-        for name in ("game", "settings", "meta"):
-            path = self._path(name + ".lbs")
-            if name + ".lbs" not in names:
-                continue
-            blank = False
-            body = unseal(STATE_MAGIC, self._read(path))
-            if body is not None:
-                try:
-                    self._take(name, body)
-                    continue
-                except (ValueError, IndexError):
-                    pass
-            self._set_aside(path, self._path(name + ".bad"))
-            self._note(_WHAT[name])
-        top = 0
-        firsts = []
-        for name in self._names(self._path("rec")):
-            stem, dot, ext = name.partition(".")
-            if len(stem) != 8 or not stem.isdigit():
-                continue  # not the store's (the host's own files, if any)
-            seq = int(stem)
-            top = max(top, seq)
-            if ext == "rec":
-                firsts.append(seq)
-            elif ext == "tmp":
-                self._drop(self._path("rec/" + name))
-            elif ext == "bad":
-                self._note("record " + str(seq))
-        firsts.sort()
-        for i in range(len(firsts)):
-            b = self._walk(firsts[i], True)
-            if b is not None:
-                self._batches.append(b)
-                top = max(top, b[0] + b[1] - 1)
-                blank = False
-        self._drop_acked()  # acknowledged, and its removal cut
-        self._next = max(self._next, top + 1)
-        self._other = [s for s in self._other if self._has(s)]
-        if blank and self.status is None:
-            self.status = MSG_BLANK
-        if self._free() - RESERVE < BLOCK:  # a record would be refused
-            self.full = True
-            self.status = MSG_FULL
-
-    def _take(self, name, body):
-        if name == "game":
-            n = body[0]
-            if n < 1 or n > MAX_ID_LEN or len(body) < 1 + n:
-                raise ValueError("game id")
-            self._game = (str(body[1:1 + n], "utf-8"), bytes(body[1 + n:]))
-        elif name == "settings":
-            self._settings = bytes(body)
-        else:
-            self._next = int.from_bytes(body[0:4], "big")
-            self._ack = int.from_bytes(body[4:8], "big")
-            k = body[8]
-            other = []
-            for i in range(k):
-                other.append(int.from_bytes(body[9 + 4 * i:13 + 4 * i], "big"))
-            at = 9 + 4 * k
-            if len(body) < at or self._next < 1:
-                raise ValueError("meta")
-            self._other = other
-            if len(body) >= at + 4:
-                self._last = (int.from_bytes(body[at:at + 4], "big"), bytes(body[at + 4:]))
-
 
 class _Records:
     """store.records(): the batch files read one at a time as the list is walked."""

@@ -117,9 +117,10 @@ def compile_files(tool, files):
             src.parent.mkdir(parents=True, exist_ok=True)
             dst.parent.mkdir(parents=True, exist_ok=True)
             src.write_bytes(files[rel])
-            # -s: the name tracebacks show (the path on the board, not the temp folder)
+            # -s: the name tracebacks show (the path on the board, not the temp folder); -O3:
+            # no line-number tables (heap, above)
             try:
-                proc = subprocess.run([tool, "-o", str(dst), "-s", rel, str(src)],
+                proc = subprocess.run([tool, "-O3", "-o", str(dst), "-s", rel, str(src)],
                                       capture_output=True, text=True, timeout=TIMEOUT)
             except (OSError, subprocess.SubprocessError) as e:
                 raise LunchboxError("mpy-cross did not run on {}: {}".format(rel, e),
