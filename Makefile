@@ -4,9 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-# the portable modules beside their screens: the game folders' view models (no displayio), the
-# turn clock's state and bytes, the screen's power and the battery's charge
-PORTABLE := shared_rules firmware/companion/core firmware/companion/__init__.py \
+# The portable modules (no displayio, no hardware: CPython, CircuitPython and MicroPython alike):
+# the saves and records, and beside the screens of each part the modules they draw from
+PORTABLE := shared_rules firmware/companion/store firmware/companion/__init__.py \
+	firmware/companion/app/buttons.py firmware/companion/app/catalog.py \
+	firmware/companion/app/link.py firmware/companion/screen/text.py \
+	firmware/companion/settings/boxcheck.py \
+	firmware/companion/board/settings.py firmware/companion/board/ssd1306.py \
 	firmware/companion/power/__init__.py firmware/companion/power/idle.py \
 	firmware/companion/power/charge.py \
 	firmware/companion/turn_clock/__init__.py firmware/companion/turn_clock/state.py \

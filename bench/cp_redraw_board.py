@@ -13,8 +13,8 @@ import vectorio
 from busdisplay import BusDisplay
 from fourwire import FourWire
 
-from companion.hwpico import ST7789_ROTATIONS, st7789_awake
-from companion.textlabel import Label
+from companion.board.hwpico import ST7789_ROTATIONS, st7789_awake
+from companion.screen.textlabel import Label
 
 ticks = supervisor.ticks_ms
 # (MADCTL, displayio's rotation, colstart, rowstart): the panel turning the picture (what the

@@ -5,8 +5,8 @@ ST7789 (SPI at 62.5 MHz), for a few made-up screens, both with the panel turning
 
     .venv/bin/python bench/cp_redraw_costs.py [--json OUT]
 
-The drive holds the firmware as `lunchbox sync` builds it (for companion/textlabel.py and the
-panel's settings in companion/hwpico.py) with bench/cp_redraw_board.py as its code.py. Prints
+The drive holds the firmware as `lunchbox sync` builds it (for companion/screen/textlabel.py and the
+panel's settings in companion/board/hwpico.py) with bench/cp_redraw_board.py as its code.py. Prints
 ms of emulated time at 125 MHz a refresh, and per layer and piece the cost of the walk
 displayio makes of the whole tree for each piece of each area it draws (an area goes out in
 pieces of at most 256 pixels). docs/firmware.md, "Screens and redraws", quotes it.

@@ -407,7 +407,7 @@ def mark(label):
 
 
 def boot(kind):
-    from companion import hwpico
+    from companion.board import hwpico
 
     S["hw"] = hwpico.build(data.ENV[kind].get)
     S["hw"].watchdog.start(8)
@@ -417,9 +417,9 @@ def boot(kind):
 
 
 def start():
-    from companion.app import App
-    from companion.main import open_store  # code.py imports main: its code is on the heap
-    from companion.menu import start as home
+    from companion.app.loop import App
+    from companion.app.main import open_store  # code.py imports main: its code is on the heap
+    from companion.app.menu import start as home
 
     S["app"] = None
     gc.collect()
@@ -571,15 +571,15 @@ def step():
 
 
 def firmware_unload():
-    """The source of the firmware's ``unload`` (companion/unload.py), for the peak script:
+    """The source of the firmware's ``unload`` (companion/app/unload.py), for the peak script:
     a module of its own there would add its heap to every peak."""
     import ast
 
-    text = (ROOT / "firmware" / "companion" / "unload.py").read_text()
+    text = (ROOT / "firmware" / "companion" / "app" / "unload.py").read_text()
     for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef) and node.name == "unload":
             return ast.get_source_segment(text, node) + "\n"
-    raise LookupError("companion/unload.py has no unload()")
+    raise LookupError("companion/app/unload.py has no unload()")
 
 
 def _write(path, text):
@@ -616,7 +616,7 @@ def _env():
     from lunchbox.hardware import profiles
 
     sys.path.insert(0, str(ROOT / "firmware"))
-    from companion.core.settings import parse_toml
+    from companion.board.settings import parse_toml
 
     out = {}
     for kind, profile in DISPLAYS.items():

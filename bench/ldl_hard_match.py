@@ -4,7 +4,7 @@ cursor starts) for N presses, on both display profiles, 24 KB held back (the lan
 
     .venv/bin/python bench/ldl_hard_match.py [--presses 60] [--json bench/data/ldl_hard_match.json]
 
-Prints, per display, every Hard move's search alone (the trace's ``move=``, companion/trace.py)
+Prints, per display, every Hard move's search alone (the trace's ``move=``, companion/app/trace.py)
 and its whole pass (placing, saving, redrawing), worst and mean, in ms of emulated time at
 125 MHz. Too long for `make soak` (about 15 minutes of the emulator per display); the flows
 there play one Hard move each. docs/firmware.md and the README quote its last run.

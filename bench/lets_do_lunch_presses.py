@@ -42,15 +42,15 @@ class Box:
         from lunchbox.sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=nvm_path, mode="headless")
-        from companion.app import App
-        from companion.core.store import Store
+        from companion.app.loop import App
+        from companion.store.store import Store
 
         # the device's dice, seeded: on this box's hardware (a patched module would outlive
         # the box and seed every later Let's Do Lunch in the process)
         self.sim.hw.seed = lambda: dice_seed
         self.nvm = nvm if nvm is not None else self.sim.nvm  # tests: a flash with power cuts
         self.store = Store(self.nvm)
-        from companion import menu
+        from companion.app import menu
 
         start = getattr(menu, "start", None)  # the first screens, as main.run gives them
         self.app = App(self.sim.hw, self.store, start) if start else App(self.sim.hw, self.store)

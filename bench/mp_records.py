@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 sys.path.insert(0, str(ROOT))
 
-from companion.core.filestore import BATCH_MAX, FileStore  # noqa: E402
+from companion.store.filestore import BATCH_MAX, FileStore  # noqa: E402
 
 BLOCK = 4096
 BLOCKS = 352  # 1408 KB: MicroPython 1.24.1's rp2 file system on a 2 MB Pico
@@ -208,7 +208,7 @@ def mount_cost(files, waiting, size=200):
 PROBE = """
 import sys, gc, time
 sys.path.insert(0, '/lib')
-from companion.core.filestore import FileStore
+from companion.store.filestore import FileStore
 gc.collect()
 a = gc.mem_alloc()
 t0 = time.ticks_ms()

@@ -26,13 +26,13 @@ import mplane  # noqa: E402
 HEAP = 200 * 1024  # about what plain MicroPython 1.24 leaves free on a Pico at start
 MPLIB = sorted((ROOT / "firmware" / "mplib").glob("*.py"))
 LIBS = (ROOT / "firmware" / "companion", ROOT / "shared_rules") + tuple(MPLIB)
-MENU = ["companion.main", "companion.app", "companion.menu", "companion.settings_menu"]
+MENU = ["companion.app.main", "companion.app.loop", "companion.app.menu", "companion.settings.menu"]
 GAMES = {
-    "space_lunch": ["companion.main", "companion.app", "companion.launch",
-                    "companion.loader", "companion.games.space_lunch.entry",
+    "space_lunch": ["companion.app.main", "companion.app.loop", "companion.app.launch",
+                    "companion.app.loader", "companion.games.space_lunch.entry",
                     "companion.games.space_lunch.solo", "shared_rules.space_lunch"],
-    "lets_do_lunch": ["companion.main", "companion.app", "companion.launch",
-                      "companion.loader", "companion.games.lets_do_lunch.entry",
+    "lets_do_lunch": ["companion.app.main", "companion.app.loop", "companion.app.launch",
+                      "companion.app.loader", "companion.games.lets_do_lunch.entry",
                       "shared_rules.lets_do_lunch"],
 }
 DROP = '''import sys, gc

@@ -1,4 +1,4 @@
-"""Figures for the nvm save store (firmware/companion/core/store.py) on a fake RP2 flash sector.
+"""Figures for the nvm save store (firmware/companion/store/store.py) on a fake RP2 flash sector.
 
 Prints bytes programmed per save, saves per compaction, erase cycles per 1000 saves of a typical
 game state (40-100 bytes), the estimated life of the nvm sector in games, the bytes a whole
@@ -18,8 +18,8 @@ for sub in ("", "firmware", os.path.join("tests", "portable"), "tests"):
 
 from _flash import FlashNVM  # noqa: E402
 
-from companion.core.store import KIND_FINISHED, KIND_GAME, Store  # noqa: E402
-from companion.main import GAME_ROOM  # noqa: E402
+from companion.app.main import GAME_ROOM  # noqa: E402
+from companion.store.store import KIND_FINISHED, KIND_GAME, Store  # noqa: E402
 from shared_rules import games  # noqa: E402
 
 ERASE_CYCLES = 100_000  # typical endurance of the RP2040's QSPI flash (W25Q16JV)
@@ -176,7 +176,7 @@ import gc
 gc.collect()
 gc.disable()
 a0 = gc.mem_alloc()
-from companion.core.store import Store
+from companion.store.store import Store
 a1 = gc.mem_alloc()
 nvm = bytearray(IMAGE)  # reads copy, writes go in place: like microcontroller.nvm
 a2 = gc.mem_alloc()

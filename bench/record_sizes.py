@@ -36,9 +36,9 @@ sys.path.append(os.path.join(ROOT, "firmware"))
 
 from _flash import FlashNVM  # noqa: E402
 
-from companion.core import nvmlog, records  # noqa: E402
-from companion.core.appsettings import AppSettings  # noqa: E402
-from companion.core.store import BASE_SIZE, Store  # noqa: E402
+from companion.store import nvmlog, records  # noqa: E402
+from companion.store.appsettings import AppSettings  # noqa: E402
+from companion.store.store import BASE_SIZE, Store  # noqa: E402
 from shared_rules import games  # noqa: E402
 from shared_rules.registry import ROWS  # noqa: E402
 from shared_rules.rng import Rng  # noqa: E402

@@ -22,9 +22,9 @@ sys.path.append(os.path.join(ROOT, "firmware"))
 
 from _flash import FlashNVM  # noqa: E402
 
-from companion.core import records  # noqa: E402
-from companion.core.appsettings import AppSettings  # noqa: E402
-from companion.core.store import Store  # noqa: E402
+from companion.store import records  # noqa: E402
+from companion.store.appsettings import AppSettings  # noqa: E402
+from companion.store.store import Store  # noqa: E402
 from shared_rules import games  # noqa: E402
 
 KINDS = (("Space Lunch solo", "space_lunch", (2,)), ("Space Lunch duel", "space_lunch", (4,)),

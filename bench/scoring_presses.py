@@ -49,8 +49,8 @@ def sim_run(script, nvm):
 
 
 def saved_actions(sim):
-    from companion.core.records import KIND_GAME, open_envelope
-    from companion.core.store import Store
+    from companion.store.records import KIND_GAME, open_envelope
+    from companion.store.store import Store
     from shared_rules import games
 
     store = Store(sim.nvm)

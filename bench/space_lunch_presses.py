@@ -161,7 +161,7 @@ def plan(difficulty, seed, first_boot=True, dealt=False):
 
 def check(p, profile, sim_factory):
     """Run the plan's key script in the simulator; the record it wrote must be the game's."""
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     sim = sim_factory(profile)
     from companion.games.space_lunch import entry as space_lunch
@@ -199,7 +199,7 @@ def timing(profile, games_n=8):
     for i in range(games_n):
         p = plan(i % 4, 1000 + i)
         sim = Simulator(profile, mode="headless")
-        from companion import app as app_module
+        from companion.app import loop as app_module
 
         words = ["wait:3000"] + ["next", "prev"] * 3 + p.words[1:]
         kinds = ["wait"] + ["menu"] * 6 + p.kinds[1:]

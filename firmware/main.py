@@ -12,7 +12,7 @@ import sys
 if sys.implementation.name == "micropython":
 
     def _start():
-        from companion import hwmp
+        from companion.board import hwmp
 
         try:
             hw = hwmp.build()  # which unloads hwmp: only the parts the app runs stay
@@ -22,7 +22,8 @@ if sys.implementation.name == "micropython":
         del hwmp  # this frame lasts as long as the app: it must not keep the module
         if hw is None:
             return
-        from companion import main, mpparts
+        from companion.app import main
+        from companion.board import mpparts
 
         hw.launched = mpparts.launched()  # the game (or menu) the last VM handed over to
         main.run(hw)

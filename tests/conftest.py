@@ -66,7 +66,7 @@ def nvm(tmp_path):
 def nvm_store():
     """``nvm_store(path)``: the firmware's Store over an nvm file, as the device reads its own
     flash; every write goes straight to the file (host/lunchbox/sim/hw.py FileNvm)."""
-    from companion.core.store import Store
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
 
     return lambda path: Store(FileNvm(str(path)))
@@ -97,9 +97,9 @@ def simulate():
 @pytest.fixture
 def apps(monkeypatch):
     """The firmware's Apps started during the test, oldest first: the firmware starts a fresh
-    App for each game, as the board gives each game a fresh VM (firmware/companion/main.py),
+    App for each game, as the board gives each game a fresh VM (firmware/companion/app/main.py),
     so apps[-1] is the one on screen."""
-    from companion import app as app_module
+    from companion.app import loop as app_module
 
     started = []
     original = app_module.App.__init__

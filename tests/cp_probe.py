@@ -2,7 +2,7 @@
 parameters (``hw.nvm``, ``hw.link``, ``hw.pixels``, the display driver), written with the
 real CircuitPython types so tests/test_api_check.py checks those calls against the stubs.
 Never imported at run time. Keep it in step with the calls in companion/ (each line says
-where the call is made); companion/display.py, leds.py and hwbase.py carry type comments for
+where the call is made); companion/screen/display.py, leds.py and hwbase.py carry type comments for
 their own parameters."""
 
 import busdisplay
@@ -14,14 +14,15 @@ import nvm
 import usb_cdc
 from adafruit_st7789 import ST7789
 
-from companion import display as displays
-from companion.core.store import Store
-from companion.hwbase import Hardware
-from companion.leds import Leds
+from companion.board.hwbase import Hardware
+from companion.board.leds import Leds
+from companion.screen import display as displays
+from companion.store.store import Store
 
 
 def store_on_nvm(memory: nvm.ByteArray) -> None:
-    # core/store.py, core/nvmlog.py (and nvmscan.py at mount): the log lives in microcontroller.nvm
+    # store/store.py, store/nvmlog.py (and nvmscan.py at mount): the log lives in
+    # microcontroller.nvm
     Store(memory)
     head: bytearray = memory[0:16]
     memory[0:4] = bytes(4)
@@ -30,7 +31,7 @@ def store_on_nvm(memory: nvm.ByteArray) -> None:
 
 
 def data_link(link: usb_cdc.Serial) -> None:
-    # app.py _serve_link: read what waits, answer
+    # app/loop.py _serve_link: read what waits, answer
     n = link.in_waiting
     if n:
         data = link.read(n)

@@ -4,9 +4,9 @@ after any number of bytes in either direction (an unplug)."""
 
 from _flash import FlashNVM
 
-from companion.core import records
-from companion.core.link import LinkServer
-from companion.core.store import Store
+from companion.app.link import LinkServer
+from companion.store import records
+from companion.store.store import Store
 from lunchbox.records import link as hostlink
 
 UID = bytes.fromhex("E66141040327522C")

@@ -31,12 +31,13 @@ PLAIN_UF2 = ROOT / "tests" / "mp" / "RPI_PICO-20241129-v1.24.1.uf2"
 PIMORONI_UF2 = ROOT / "tests" / "mp" / "pico-v1.23.0-1-pimoroni-micropython.uf2"
 INFO_UF2 = "INFO_UF2.TXT\n"
 # The file store's modules and what they import, as (repository path, path under the board's
-# /lib): what a test or bench copies to run core/filestore.py on the emulated board alone
+# /lib): what a test or bench copies to run store/filestore.py on the emulated board alone
 FILESTORE_FILES = tuple((src, src[len("firmware/"):] if src.startswith("firmware/") else src)
                         for src in (
-    "firmware/companion/__init__.py", "firmware/companion/core/__init__.py",
-    "firmware/companion/core/filestore.py", "firmware/companion/core/filemount.py",
-    "firmware/companion/core/crc32.py", "firmware/companion/core/saveformat.py",
+    "firmware/companion/__init__.py", "firmware/companion/store/__init__.py",
+    "firmware/companion/store/filestore.py", "firmware/companion/store/filemount.py",
+    "firmware/companion/store/filelayout.py", "firmware/companion/store/crc32.py",
+    "firmware/companion/store/saveformat.py",
     "shared_rules/__init__.py", "shared_rules/_compat.py"))
 # what the RP2040's boot ROM shows on its drive (the lines drives.read_info_uf2 reads)
 INFO_TEXT = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"

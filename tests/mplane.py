@@ -11,22 +11,23 @@ PORTABLE_TESTS = ROOT / "tests" / "portable"
 # What the lane copies into the interpreter (as /lib/<name>) ...
 PORTABLE_LIBS = (ROOT / "shared_rules", ROOT / "firmware" / "companion")
 # ... and what of it is portable, so imported there and checked by `make portability`: the
-# rest of companion/ needs displayio and board, which only CircuitPython and Blinka have.
-PORTABLE_CODE = (
-    ROOT / "shared_rules",
-    ROOT / "firmware" / "companion" / "core",
-    ROOT / "firmware" / "companion" / "__init__.py",
-    # the screen's power and the battery's charge, the turn clock's state and bytes, beside
-    # their screens
-    *(ROOT / "firmware" / "companion" / "power" / (name + ".py")
-      for name in ("__init__", "idle", "charge")),
-    *(ROOT / "firmware" / "companion" / "turn_clock" / (name + ".py")
-      for name in ("__init__", "state", "saves", "statebytes", "setting", "envelope")),
-    # the game folders' view models (no displayio), beside their screens
-    ROOT / "firmware" / "companion" / "games" / "space_lunch" / "view.py",
-    ROOT / "firmware" / "companion" / "games" / "lets_do_lunch" / "turn.py",
-    ROOT / "firmware" / "companion" / "games" / "aqua_brunch" / "calc_state.py",
-)
+# Makefile's PORTABLE, the one list (the rest of companion/ needs displayio and board, which
+# only CircuitPython and Blinka have).
+
+
+def _portable_code():
+    text = (ROOT / "Makefile").read_text()
+    start = text.index("PORTABLE :=") + len("PORTABLE :=")
+    end = start
+    while True:  # the variable's lines, each continued by a backslash
+        end = text.index("\n", end)
+        if text[end - 1] != "\\":
+            break
+        end += 1
+    return tuple(ROOT / p for p in text[start:end].replace("\\", " ").split())
+
+
+PORTABLE_CODE = _portable_code()
 # A Pico running CircuitPython has about 190 KB free; run with little more than that so code
 # that needs a PC's heap fails here, not at the table. The port grows its heap on demand
 # (MICROPY_GC_SPLIT_HEAP_AUTO): only ``bounded=True`` (runner.mjs --bounded, which refuses the

@@ -6,7 +6,7 @@ A call allocates on the pystack: 20 bytes of ``mp_code_state_t`` (32-bit port, n
 nested try/with), rounded up to 8 (py/objfun.c ``fun_bc_call``, py/pystack.c). The prelude
 of each function's bytecode holds those counts (py/bc.h ``MP_BC_PRELUDE_SIG_DECODE``).
 
-    frames(mpy_cross, "firmware/companion/app.py")["App.step"]  # -> bytes of one call
+    frames(mpy_cross, "firmware/companion/app/loop.py")["App.step"]  # -> bytes of one call
 """
 
 import keyword

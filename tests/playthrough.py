@@ -50,7 +50,7 @@ def plays():
     no other row's ``parent``, in the registry's order: a game opened from its menu row, or a
     scoreboard opened from its game's list; not a game whose menu row opens a list (its
     scoreboard keeps the records there) nor a tool (no record)."""
-    from companion.core.catalog import ROWS, folder, rows_of
+    from companion.app.catalog import ROWS, folder, rows_of
 
     parents = set()
     for i in range(len(ROWS)):
@@ -76,7 +76,7 @@ class Policy:
 
 
 def _relaunch(target):
-    from companion.hwbase import Relaunch
+    from companion.board.hwbase import Relaunch
 
     raise Relaunch(target)
 
@@ -102,7 +102,7 @@ def flash():
 
 
 def held_names(store):
-    from companion.core.appsettings import AppSettings
+    from companion.store.appsettings import AppSettings
 
     raw = store.load_settings()
     return AppSettings.from_bytes(raw if raw is not None else AppSettings().to_bytes()).names
@@ -119,15 +119,15 @@ class Box:
         self.sim = Simulator(profile, nvm_path=None, mode="headless")
         roles = [b[0] for b in self.sim.cfg["buttons"]]
         self.has_undo = "undo" in roles
-        from companion.core.appsettings import AppSettings
-        from companion.core.store import Store
+        from companion.store.appsettings import AppSettings
+        from companion.store.store import Store
 
         # the device's randomness (the dice, the first-player pick), seeded: runs replay. On
         # this box's hardware, not a module of the firmware: the next test's boxes are not
         # this one's (a module patched here once left every later Let's Do Lunch on this seed)
         self.sim.hw.seed = lambda: seed
         self.flash = flash()
-        # names pushed from a host land in the settings record (core/link.py, App)
+        # names pushed from a host land in the settings record (app/link.py, App)
         Store(self.flash).save_settings(AppSettings(names=list(NAMES)).to_bytes())
         self.settings_lost = None  # the keys after which the pushed names were gone
         self.records_lost = None  # what the store said when a rewrite lost game records
@@ -140,7 +140,7 @@ class Box:
 
     def boot(self):
         """Power on (again): the firmware starts on the same flash, as main.run starts it."""
-        from companion.core.store import Store
+        from companion.store.store import Store
 
         rewrite = self.flash.cut_in_rewrite
         self.flash.cut_in_rewrite = False
@@ -165,7 +165,7 @@ class Box:
         """The pushed names are gone. A store cannot keep them through a cut inside the sector
         rewrite (one 4 KB sector: erased, then programmed back; docs/persistence.md), but only
         there, and never silently: the device must say what was lost."""
-        from companion.core import store
+        from companion.store import store
 
         said = self.store.status
         if not rewrite:
@@ -184,7 +184,7 @@ class Box:
         the game and the settings first; docs/persistence.md), and the store says so, with one
         message for several losses ("saved game lost" may cover records too), repeated at each
         mount until the next save. Noted for the match's check (Table.check_ldl_match)."""
-        from companion.core import store
+        from companion.store import store
 
         said = self.store.status
         if said not in (None, store.MSG_CUT_LAST, store.MSG_NO_NVM):
@@ -192,11 +192,11 @@ class Box:
 
     def _start(self, notice=None):
         """A VM's App, as main.run makes it: the menu's (at power-on, or after a game is
-        left) or a game's (companion/launch.py: the board reloads into a fresh VM for each
+        left) or a game's (companion/app/launch.py: the board reloads into a fresh VM for each
         game, so the harness plays the stack of calls the board has)."""
-        from companion import main
-        from companion.app import App
-        from companion.hwbase import Relaunch
+        from companion.app import main
+        from companion.app.loop import App
+        from companion.board.hwbase import Relaunch
 
         hw = self.sim.hw
         while True:
@@ -226,7 +226,7 @@ class Box:
                                                     traceback.format_exc())) from None
 
     def step(self, ms=STEP_MS):
-        from companion.hwbase import Relaunch
+        from companion.board.hwbase import Relaunch
 
         self.sim.clock.advance(ms)
         try:
@@ -305,7 +305,7 @@ class Box:
 
 def game_screen(app):
     """The game screen in the stack (a picker may be over it), or None."""
-    from companion.game import GameScreen
+    from companion.screen.game import GameScreen
 
     for s in reversed(app.stack):
         if isinstance(s, GameScreen):
@@ -424,7 +424,7 @@ class Table:
     def open(self, kind, tries=4):
         """From the main menu into ``kind``, through its lists, to its first screen (from the
         menu again when the power is cut on the way)."""
-        from companion.core.catalog import family, menu_games
+        from companion.app.catalog import family, menu_games
 
         for _ in range(tries):
             boots = self.box.boots
@@ -694,7 +694,7 @@ class Table:
     def tools(self):
         """The tools in the games' lists (no record; their rows are the descriptor's
         ``tools``): a few choices in each, then Back."""
-        from companion.core.catalog import about, menu_games
+        from companion.app.catalog import about, menu_games
 
         ids = [g[0] for g in menu_games()]
         for game, row in [(g, row) for g in ids for row in about(g).get("tools") or ()]:

@@ -25,20 +25,20 @@ PYSTACK_BYTES = 1536
 # what the board runs above the simulator's entry points, outermost first: code.py's module,
 # main.run, and for a pass of the main loop App.run and the lane's trace wrapper (trace.py)
 _CODE = ("code.py", "<module>")
-_MAIN = ("companion/main.py", "run")
-_STEP = ("companion/app.py", "App.step")
-_RUN = ("companion/app.py", "App.run")
-_TRACED = ("companion/trace.py", "attach.traced")
+_MAIN = ("companion/app/main.py", "run")
+_STEP = ("companion/app/loop.py", "App.step")
+_RUN = ("companion/app/loop.py", "App.run")
+_TRACED = ("companion/app/trace.py", "attach.traced")
 ABOVE = {
     _STEP: (_CODE, _MAIN, _RUN, _TRACED),
-    ("companion/app.py", "App.__init__"): (_CODE, _MAIN),
+    ("companion/app/loop.py", "App.__init__"): (_CODE, _MAIN),
     _MAIN: (_CODE,),
 }
 # a frame the board has between two the simulator runs: the lane's trace wrappers between the
 # main loop and its pass, and between the pass and its refresh (the simulator runs main.run
 # without them)
 BETWEEN = {(_RUN, _STEP): _TRACED,
-           (_STEP, ("companion/app.py", "App.refresh")): ("companion/trace.py",
+           (_STEP, ("companion/app/loop.py", "App.refresh")): ("companion/app/trace.py",
                                                          "attach.traced_refresh")}
 
 

@@ -143,7 +143,7 @@ def game_over_head(g):
 def finished_games(nvm):
     """The finished games kept in ``nvm`` (a simulator's), oldest first: (unix time, seat
     names, record) each, as keeping.keep_record wrapped them."""
-    from companion.core.records import KIND_GAME, open_envelope
-    from companion.core.store import Store
+    from companion.store.records import KIND_GAME, open_envelope
+    from companion.store.store import Store
 
     return [open_envelope(KIND_GAME, r[2]) for r in Store(nvm).records() if r[1] == KIND_GAME]

@@ -37,7 +37,7 @@ def menu_length():
     from lunchbox.records.game_names import firmware_path
 
     firmware_path()
-    from companion.core.catalog import menu_games
+    from companion.app.catalog import menu_games
 
     return len(menu_games())
 

@@ -1,5 +1,5 @@
 """The MicroPython API check, beside the CircuitPython one (tests/test_api_check.py): what runs
-only on MicroPython (firmware/main.py, companion/hwmp.py and mpparts.py, the renderer in
+only on MicroPython (firmware/main.py, companion/board/hwmp.py and mpparts.py, the renderer in
 firmware/mplib/) type-checked with mypy against the rp2 Pico's own stubs
 (micropython-rp2-rpi-pico-stubs at the lane's MicroPython, 1.24.1, with MicroPython's stdlib
 stubs as the typeshed) and Pimoroni's (pimoroni-pico-stubs: picographics), installed beside the
@@ -24,7 +24,7 @@ STUBS = ("micropython-rp2-rpi-pico-stubs==1.24.1.post2", "micropython-stdlib-stu
          "pimoroni-pico-stubs==1.21.0")
 STUBS_DIR = ROOT / ".venv" / "mp-stubs-1.24.1"
 # what is checked: MicroPython's side of the board layer, its entry and the renderer
-MODULES = ("companion.hwmp", "companion.mpparts", "main_mp", "displayio", "fbdisplay",
+MODULES = ("companion.board.hwmp", "companion.board.mpparts", "main_mp", "displayio", "fbdisplay",
            "terminalio", "vectorio", "bitmaptools")
 
 
@@ -127,7 +127,7 @@ def test_the_check_catches_a_wrong_call(site, tmp_path):
     tree = checked_tree(tmp_path)
     changed = []
     for name in ("hwmp.py", "mpparts.py"):
-        p = tree / "companion" / name
+        p = tree / "companion" / "board" / name
         src = p.read_text()
         new = (src.replace("Pin.PULL_UP", "Pin.PULLUP")
                .replace("time.ticks_ms()", "time.ticks_msec()")

@@ -49,7 +49,7 @@ def test_the_question_starts_on_the_own_colour(profile, tmp_path, simulate, nvm)
     sim = simulate(profile, TO_SCORES3 + " ".join(words) + " ok ok " + to_scores(g) + " ok", nvm)
     t = sim.texts()
     assert t[:2] == ["Scores", "round 2"] and "7, colour 1" in t, t  # tied on points
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     saved = games.from_bytes(Store(sim.nvm).load_game()[1])
     assert saved.params == (3, CHOICE) and saved.actions() == ROUND + [TAKE + 0]

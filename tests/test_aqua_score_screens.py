@@ -90,7 +90,7 @@ def test_seeded_game_through_the_buttons(profile, tmp_path, simulate, nvm):
     assert final[:2] == ["Game over", scorekeys.game_over_head(g)], final
     assert final[2].startswith("{} point".format(g.scores()[g.winners()[0]]))
     # the record on nvm is the game typed in
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     kept = scorekeys.finished_games(sim.nvm)
     assert len(kept) == 1, "want one finished-game record"
@@ -121,7 +121,7 @@ def test_undo_and_resume_mid_entry(profile, simulate, nvm):
     t = sim.texts()
     assert t[:2] == ["P2 card 2", "round 1"]
     assert sim.layout_problems() == []
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     saved = Store(sim.nvm).load_game()
     assert saved[0] == "aqua_score" and games.from_bytes(saved[1]).actions() == g.actions()
@@ -147,7 +147,7 @@ def test_pass_advisor(profile, simulate):
     sim = simulate(profile, TO_AQUA + "next*2 ok " + hand + "prev*5 ok")
     t = sim.texts()
     num, den = ab.pass_advice(["walrus"] * 3)[0][1:]
-    from companion.counters import tenths
+    from companion.screen.counters import tenths
 
     assert t[:4] == ["Pass advisor", "expect", "Pass Walrus", tenths(num, den)]
     assert sim.layout_problems() == []

@@ -3,7 +3,7 @@ stamps each transition (supervisor.ticks_ms), and the app feeds those times to t
 state machine. A tap read only after a slow redraw (the Display Pack's first frames take
 300-600 ms, longer than the 450 ms before auto-repeat) is one step, not a held button."""
 
-from companion.core.buttons import NEXT, OK, PRESS, REPEAT, Buttons
+from companion.app.buttons import NEXT, OK, PRESS, REPEAT, Buttons
 
 
 def test_a_tap_read_after_a_slow_redraw_moves_the_cursor_one_row(simulate, profile, apps):

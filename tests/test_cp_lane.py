@@ -16,7 +16,7 @@ def open_each():
     from lunchbox.records.game_names import about, firmware_path
 
     firmware_path()
-    from companion.core.catalog import menu_games
+    from companion.app.catalog import menu_games
 
     out, at = [], 0
     for row, (game_id, label) in enumerate(menu_games()):
@@ -74,7 +74,7 @@ def test_the_board_draws_what_the_simulator_draws(opened, tmp_path):
     shot = run.shots["menu"]
     assert shot["path"], "the display controller was never written"
     # the panel shows what it was sent: out of its sleep with its display on (the ST7789's
-    # power-on is finished at the first refresh: companion/hwpico.py)
+    # power-on is finished at the first refresh: companion/board/hwpico.py)
     assert shot["shows"] and shot["faults"] == [], shot
     board = Image.open(shot["path"]).convert("L")
     if "display" in profile:  # the Display Pack's glass is portrait (lane.js keeps it so)

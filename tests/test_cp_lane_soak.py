@@ -69,7 +69,7 @@ def test_py_drive_opens_a_scoreboard(tmp_path):
 
 # a game whose one row raises: Space Days' entry on the drive replaced (a .py is found before
 # the shipped .mpy)
-CRASHING_GAME = b"""from companion.screens import ListScreen
+CRASHING_GAME = b"""from companion.screen.screens import ListScreen
 
 
 class Boom(ListScreen):
@@ -94,7 +94,7 @@ def test_a_crash_in_a_game_comes_back_to_the_menu_in_a_fresh_vm(tmp_path):
     from lunchbox.records.game_names import firmware_path
 
     firmware_path()
-    from companion.core.catalog import menu_games
+    from companion.app.catalog import menu_games
 
     row = [g for g, _label in menu_games()].index("space_days")
     words = ["next"] * row + ["ok", "mark:open", "ok", "wait:5000", "mark:menu", "ok",

@@ -116,7 +116,7 @@ def test_undo_and_resume(profile, simulate, nvm):
     assert sim.texts()[0] == "Resume game?"
     sim = simulate(profile, "ok", nvm)
     assert sim.texts()[:2] == ["P1 Wed", "7"]
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     saved = Store(sim.nvm).load_game()
     assert saved[0] == "days_score" and games.from_bytes(saved[1]).actions() == g.actions()

@@ -85,7 +85,7 @@ def test_pixel_colours_are_read_as_the_device_reads_them():
 def test_the_led_colours_the_firmware_uses_are_valid():
     """Every colour the LED helpers send is a 3-tuple of 0..255 (what the strip shows is what
     the firmware meant)."""
-    from companion.leds import Leds
+    from companion.board.leds import Leds
 
     px = sim_hw.SimPixels(8)
     leds = Leds(px, 100, True)
@@ -99,7 +99,7 @@ def test_the_strip_is_written_only_when_what_it_shows_changes():
     PIO state machine set up on the board (~25 ms of the press on the lane), so the helpers
     send a frame only when the colours or the brightness change, and every change still goes
     out at once."""
-    from companion.leds import Leds
+    from companion.board.leds import Leds
 
     class Counting(sim_hw.SimPixels):
         sent = 0
@@ -137,7 +137,7 @@ def test_the_strip_is_written_only_when_what_it_shows_changes():
 
 
 def test_the_watchdog_takes_at_most_8_seconds_as_on_the_pico():
-    from companion import main
+    from companion.app import main
 
     wd = sim_hw.SimWatchdog(sim_hw.VirtualClock())
     with pytest.raises(ValueError):

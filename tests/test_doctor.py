@@ -272,7 +272,8 @@ def mpy_drive(tmp_path, monkeypatch, circuitpy, fake_drives):
     d = circuitpy(fake_drives.BOOT_OUT_9, profile=None)
     _, out = mpy_sync(d, root)
     assert "modules to .mpy with CircuitPython 9.2.2's mpy-cross" in out, out
-    assert (d / "companion" / "app.mpy").is_file() and not (d / "companion" / "app.py").exists()
+    app = d / "companion" / "app"
+    assert (app / "loop.mpy").is_file() and not (app / "loop.py").exists()
     return d, root
 
 
@@ -284,7 +285,7 @@ def run_on(tmp_path, root):
 def test_a_drive_synced_with_mpy_matches_the_checkout(tmp_path, mpy_drive):
     d, root = mpy_drive
     sources = json.loads((d / sync.MANIFEST).read_text())["mpy_sources"]
-    assert len(sources) > 50 and "companion/app.mpy" in sources
+    assert len(sources) > 50 and "companion/app/loop.mpy" in sources
     r = run_on(tmp_path, root)
     assert r.problems == [] and r.notes == [], r.render()
     assert "no problems found" in r.render()
@@ -293,19 +294,20 @@ def test_a_drive_synced_with_mpy_matches_the_checkout(tmp_path, mpy_drive):
 @needs_mpy_cross
 def test_a_source_edited_after_the_sync_names_its_mpy(tmp_path, mpy_drive):
     d, root = mpy_drive
-    app = root / "firmware" / "companion" / "app.py"
+    app = root / "firmware" / "companion" / "app" / "loop.py"
     app.write_bytes(app.read_bytes() + b"\nEDITED_AFTER_THE_SYNC = 1\n")
     r = run_on(tmp_path, root)
-    assert r.problems == [("companion/app.mpy is older than the checkout (compiled from an "
+    assert r.problems == [("companion/app/loop.mpy is older than the checkout (compiled from an "
                            "earlier source)", "lunchbox sync")], r.render()
-    assert "  - companion/app.mpy is older than the checkout" in r.render()
+    assert "  - companion/app/loop.mpy is older than the checkout" in r.render()
     rules = root / "shared_rules" / "games.py"
     rules.write_bytes(rules.read_bytes() + b"\nEDITED = 2\n")
     (problem, _), = run_on(tmp_path, root).problems
-    assert problem == ("2 .mpy files (companion/app.mpy, shared_rules/games.mpy) are older "
+    assert problem == ("2 .mpy files (companion/app/loop.mpy, shared_rules/games.mpy) are older "
                        "than the checkout (compiled from earlier sources)")
     p, _ = mpy_sync(d, root)  # the fix doctor gives
-    assert sorted(rel for rel, _, _ in p.writes) == ["companion/app.mpy", "shared_rules/games.mpy"]
+    assert sorted(rel for rel, _, _ in p.writes) == ["companion/app/loop.mpy",
+                                                     "shared_rules/games.mpy"]
     assert run_on(tmp_path, root).problems == []
 
 
@@ -323,9 +325,9 @@ def test_an_mpy_changed_or_missing_on_the_drive_is_named(tmp_path, mpy_drive):
          "lunchbox sync")]
     mpy_sync(d, root)
     # a .py beside its .mpy: CircuitPython would import it instead
-    (d / "companion" / "app.py").write_text("print('a copy by hand')\n")
+    (d / "companion" / "app" / "loop.py").write_text("print('a copy by hand')\n")
     assert run_on(tmp_path, root).problems == [
-        ("1 file on the device differs from the checkout (companion/app.py)", "lunchbox sync")]
+        ("1 file on the device differs from the checkout (companion/app/loop.py)", "lunchbox sync")]
 
 
 @needs_mpy_cross
@@ -333,18 +335,19 @@ def test_a_drive_synced_with_py_compares_the_py_files(tmp_path, mpy_drive):
     d, root = mpy_drive
     mpy_sync(d, root, py=True)
     assert "mpy_sources" not in json.loads((d / sync.MANIFEST).read_text())
-    assert (d / "companion" / "app.py").is_file() and not (d / "companion" / "app.mpy").exists()
+    on_drive = d / "companion" / "app"
+    assert (on_drive / "loop.py").is_file() and not (on_drive / "loop.mpy").exists()
     assert run_on(tmp_path, root).problems == []
-    app = root / "firmware" / "companion" / "app.py"
+    app = root / "firmware" / "companion" / "app" / "loop.py"
     app.write_bytes(app.read_bytes() + b"\nEDITED_AFTER_THE_SYNC = 1\n")
     assert run_on(tmp_path, root).problems == [
-        ("1 file on the device differs from the checkout (companion/app.py)", "lunchbox sync")]
+        ("1 file on the device differs from the checkout (companion/app/loop.py)", "lunchbox sync")]
 
 
 @needs_mpy_cross
 def test_a_damaged_mpy_sources_table_is_one_problem(tmp_path, mpy_drive):
     d, root = mpy_drive
-    set_libs(d, lambda doc: doc.update(mpy_sources=["companion/app.mpy"]))
+    set_libs(d, lambda doc: doc.update(mpy_sources=["companion/app/loop.mpy"]))
     (problem, fix), = run_on(tmp_path, root).problems
     assert problem == "the manifest on {} has a damaged mpy_sources table".format(
         drives.Drive(str(d)).describe())

@@ -47,7 +47,7 @@ def test_doctor_sim_with_no_simulator_is_one_problem(monkeypatch, tmp_path, caps
 
 class _Old:
     """A box whose firmware predates CHECK: it answers ERROR 'unknown request' (its own
-    words, as core/link.py answers a type it does not know)."""
+    words, as app/link.py answers a type it does not know)."""
 
     def __init__(self, error):
         self.error = error

@@ -26,14 +26,14 @@ CUT = " shot:{0}/end.png reset wait:3000 shot:{0}/cut.png"
 
 
 def store(nvm):
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     return Store(nvm)
 
 
 def kept(nvm):
     """The finished games' records, bare (out of their envelopes)."""
-    from companion.core.records import open_envelope
+    from companion.store.records import open_envelope
 
     return [open_envelope(r[1], r[2])[2] for r in store(nvm).records()
             if r[1] in (1, 3)]
@@ -239,8 +239,8 @@ def test_new_game_at_an_end_says_when_the_memory_is_nearly_full(name, profile, s
     """New game on an end screen starts the game as its new-game list does, so it warns as
     that list does when the records not pulled nearly fill the memory: over the game's
     screen (Space Lunch builds it once the press is handled), OK goes on to it."""
-    from companion.core.catalog import about
-    from companion.core.store import KIND_GAME
+    from companion.app.catalog import about
+    from companion.store.store import KIND_GAME
 
     s = store(nvm_file(nvm))
     while s.room(about(name)["record_bytes"]) > 1:  # the size the warning counts with

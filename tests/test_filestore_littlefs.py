@@ -10,8 +10,8 @@ from pathlib import Path
 import littlefs
 import pytest
 
-from companion.core.filestore import MSG_FULL, RESERVE, FileStore, rec_cost
-from companion.core.saveformat import MSG_ERROR
+from companion.store.filestore import MSG_FULL, RESERVE, FileStore, rec_cost
+from companion.store.saveformat import MSG_ERROR
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import mp_records

@@ -20,8 +20,8 @@ import littlefs
 import pytest
 from test_filestore import CutFs, PowerCut, fresh_root, state
 
-from companion.core.filestore import FileStore
-from companion.core.saveformat import MSG_BLANK
+from companion.store.filestore import FileStore
+from companion.store.saveformat import MSG_BLANK
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import mp_records

@@ -1,4 +1,4 @@
-"""The device-only files (boot.py, code.py, companion/hwpico.py) against stand-ins of the
+"""The device-only files (boot.py, code.py, companion/board/hwpico.py) against stand-ins of the
 CircuitPython modules they use: the right pins reach the right drivers for both displays, the
 keypad's key numbers map to the profile's roles, and the data channel is enabled."""
 
@@ -75,7 +75,7 @@ clock = [0]  # the fake supervisor.ticks_ms; panelwake's sleeps move it on (_sle
 def _sleeps(monkeypatch):
     """panelwake's time.sleep moves the fake clock on instead of sleeping (its module only:
     other threads of the test run sleep for real)."""
-    monkeypatch.setattr(sys.modules["companion.panelwake"], "time", types.SimpleNamespace(
+    monkeypatch.setattr(sys.modules["companion.board.panelwake"], "time", types.SimpleNamespace(
         sleep=lambda s: clock.__setitem__(0, clock[0] + round(s * 1000))))
 
 
@@ -114,7 +114,7 @@ class FakeKeys:
 
 
 def fake_modules(monkeypatch, settings_text):
-    from companion.core.settings import parse_toml
+    from companion.board.settings import parse_toml
 
     values = parse_toml(settings_text)
     monkeypatch.setattr(os, "getenv", lambda k, d=None: values.get(k, d))
@@ -176,19 +176,20 @@ def fake_modules(monkeypatch, settings_text):
                       ("digitalio", dio), ("usb_cdc", usb), ("watchdog", wdmod)):
         monkeypatch.setitem(sys.modules, name, mod)
     # the modules that read the board at import, and the package's attributes, or
-    # `from companion import hwpico` finds the old module (built on another test's fake board)
-    import companion
+    # `from companion.board import hwpico` finds the old module (built on another test's fake
+    # board)
+    import companion.board
 
     for name in ("hwpico", "picoparts", "panelwake"):
-        monkeypatch.delitem(sys.modules, "companion." + name, raising=False)
-        monkeypatch.delattr(companion, name, raising=False)
+        monkeypatch.delitem(sys.modules, "companion.board." + name, raising=False)
+        monkeypatch.delattr(companion.board, name, raising=False)
     calls.clear()
     return micro
 
 
 def test_display_pack_build(monkeypatch):
     micro = fake_modules(monkeypatch, DISPLAY_PACK)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     d = calls["driver"]
@@ -231,33 +232,35 @@ def test_on_the_board_build_lets_its_setup_code_go(monkeypatch):
     sys.modules["board"].VOLTAGE_MONITOR = Pin("GPIO29")
     sys.modules["board"].VBUS_SENSE = Pin("GPIO24")
     monkeypatch.setitem(sys.modules, "analogio", types.SimpleNamespace(AnalogIn=Pin))
-    import companion
-    from companion import unload
-    from companion.hwpico import build
+    import companion.board
+    from companion.app import unload
+    from companion.board.hwpico import build
 
     monkeypatch.setattr(unload, "UNLOAD", True)  # as on the device
 
-    module = weakref.ref(sys.modules["companion.hwpico"])
+    module = weakref.ref(sys.modules["companion.board.hwpico"])
     hw = build()
     del build
     gc.collect()
-    assert "companion.hwpico" not in sys.modules and not hasattr(companion, "hwpico")
+    assert "companion.board.hwpico" not in sys.modules
+    assert not hasattr(companion.board, "hwpico")
     assert module() is None  # freed: hw holds nothing of it
     for part in (hw.buttons, hw.watchdog, hw.supply, hw.relaunch, hw._idle):
         owner = getattr(part, "__module__", None) or type(part).__module__
-        assert owner == "companion.picoparts", part
+        assert owner == "companion.board.picoparts", part
     hw.idle()
     assert hw.launched is None and type(hw.display).__name__ == "ColorDisplay"
     # the rest of the ST7789's power-on runs at the first refresh, and then its code goes too
     _sleeps(monkeypatch)  # (which holds the module itself until the test ends)
     hw.display.refresh()
-    assert "companion.panelwake" not in sys.modules and not hasattr(companion, "panelwake")
+    assert "companion.board.panelwake" not in sys.modules
+    assert not hasattr(companion.board, "panelwake")
     assert hw.display.wake is None and [c for c, _a, _t in calls["sent"]][0] == 0x11
 
 
 def test_ssd1306_build_maps_the_fifth_button_to_undo(monkeypatch):
     fake_modules(monkeypatch, SSD1306)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     d = calls["driver"]
@@ -293,7 +296,7 @@ def test_the_ssd1306_gets_the_library_setup_without_its_waits(monkeypatch, size)
         text = text.replace("LUNCHBOX_DISPLAY_{} = {}".format(key, was),
                             "LUNCHBOX_DISPLAY_{} = {}".format(key, now))
     fake_modules(monkeypatch, text)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     d = calls["driver"]
@@ -313,7 +316,7 @@ def test_the_oled_sleeps_while_the_screen_is_off(monkeypatch):
     from companion.power.idle import AWAKE, DIM, OFF
 
     fake_modules(monkeypatch, SSD1306)
-    from companion import hwpico
+    from companion.board import hwpico
 
     d = hwpico.build().display
     d.set_power(DIM, 50)
@@ -327,7 +330,7 @@ def test_the_oled_sleeps_while_the_screen_is_off(monkeypatch):
 
 def test_a_pin_the_board_lacks_is_named(monkeypatch):
     fake_modules(monkeypatch, DISPLAY_PACK.replace("ok=GP14", "ok=GP40"))
-    from companion import hwpico
+    from companion.board import hwpico
 
     with pytest.raises(ValueError, match="GP40"):
         hwpico.build()
@@ -344,12 +347,13 @@ def test_code_py_runs_the_app_only_on_circuitpython(monkeypatch):
     ran = []
     fake_main = types.SimpleNamespace(run=lambda hw: ran.append(hw))
     fake_hw = types.SimpleNamespace(build=lambda: "hw")
-    import companion
+    import companion.app
+    import companion.board
 
-    monkeypatch.setattr(companion, "main", fake_main, raising=False)
-    monkeypatch.setattr(companion, "hwpico", fake_hw, raising=False)
-    monkeypatch.setitem(sys.modules, "companion.main", fake_main)
-    monkeypatch.setitem(sys.modules, "companion.hwpico", fake_hw)
+    monkeypatch.setattr(companion.app, "main", fake_main, raising=False)
+    monkeypatch.setattr(companion.board, "hwpico", fake_hw, raising=False)
+    monkeypatch.setitem(sys.modules, "companion.app.main", fake_main)
+    monkeypatch.setitem(sys.modules, "companion.board.hwpico", fake_hw)
     exec(source, {})
     assert ran == []  # CPython: importing it (as the stdlib's "code") does nothing
     monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
@@ -365,7 +369,7 @@ def test_a_display_reset_pin_reaches_the_bus(monkeypatch, profile, pin):
     key = 'LUNCHBOX_DISPLAY_PINS = "'
     text = text.replace(key, key + "reset={} ".format(pin))
     fake_modules(monkeypatch, text)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hwpico.build()
     bus = calls["driver"].bus
@@ -375,7 +379,7 @@ def test_a_display_reset_pin_reaches_the_bus(monkeypatch, profile, pin):
 def test_no_circuitpython_8_fallbacks():
     # displayio.FourWire / displayio.I2CDisplay are gone in CircuitPython 10 (and the
     # drivers need 9+): the firmware must not name them
-    src = (ROOT / "firmware" / "companion" / "hwpico.py").read_text()
+    src = (ROOT / "firmware" / "companion" / "board" / "hwpico.py").read_text()
     assert "displayio.FourWire" not in src and "I2CDisplay as" not in src
     assert "from displayio import FourWire" not in src
 
@@ -385,7 +389,7 @@ def test_a_lost_release_after_a_full_event_queue_is_not_a_stuck_button(monkeypat
     ``overflowed``. A dropped release would leave a button held (auto-repeating next/prev):
     the held buttons are released, the queue cleared and the scanner reset."""
     fake_modules(monkeypatch, DISPLAY_PACK)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     keys = calls["keys_obj"]
@@ -408,7 +412,7 @@ def test_an_oled_that_does_not_answer_is_named(monkeypatch):
         raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
 
     sys.modules["busio"].I2C = no_pullups
-    from companion import hwpico
+    from companion.board import hwpico
 
     with pytest.raises(RuntimeError, match="no pull-ups on SDA GP4 / SCL GP5"):
         hwpico.build()
@@ -427,7 +431,7 @@ def test_no_data_channel_until_boot_py_has_run(monkeypatch):
     the app then runs without the link."""
     fake_modules(monkeypatch, DISPLAY_PACK)
     sys.modules["usb_cdc"].data = None
-    from companion import hwpico
+    from companion.board import hwpico
 
     assert hwpico.build().link is None
 
@@ -519,7 +523,7 @@ def test_after_a_power_on_the_st7789_gets_the_library_sequence(monkeypatch):
     adafruit_st7789's commands, waiting what the datasheet asks."""
     sup = _warm(monkeypatch, DISPLAY_PACK)
     sup.runtime.run_reason = "startup"
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     assert hw.launched is None
@@ -529,7 +533,7 @@ def test_after_a_power_on_the_st7789_gets_the_library_sequence(monkeypatch):
 def test_the_st7789_reset_wait_passes_while_the_app_is_built(monkeypatch):
     """An app that took longer than 120 ms to build does not wait again before SLPOUT."""
     fake_modules(monkeypatch, DISPLAY_PACK)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     _sleeps(monkeypatch)
@@ -545,7 +549,7 @@ def test_a_relaunched_vm_does_not_wait_for_the_st7789_again(monkeypatch):
     the panel nothing): BusDisplay gets a short sequence that leaves the panel in the modes
     the library's leaves it in, without its 1.2 s of delays; the same window and pins."""
     _warm(monkeypatch, DISPLAY_PACK)
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     d = calls["driver"]
@@ -566,7 +570,7 @@ def test_a_wired_reset_line_gets_the_full_sequence_after_a_relaunch(monkeypatch)
     from the start even in a relaunched VM."""
     key = 'LUNCHBOX_DISPLAY_PINS = "'
     _warm(monkeypatch, DISPLAY_PACK.replace(key, key + "reset=GP21 "))
-    from companion import hwpico
+    from companion.board import hwpico
 
     hw = hwpico.build()
     assert hw.launched == "aqua_brunch"

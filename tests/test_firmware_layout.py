@@ -1,6 +1,6 @@
 """Every screen of the app, on both reference displays, checked by the boxes of what is drawn:
 no text off-screen, no two texts on top of each other, nothing cut short ('~' is what
-core.text.fit leaves when it has to cut), and something visible on the screen."""
+screen.text.fit leaves when it has to cut), and something visible on the screen."""
 
 import pytest
 
@@ -86,16 +86,16 @@ def _store_messages():
     from lunchbox.sim import setup_environment
 
     setup_environment("headless")
-    from companion.core import store
+    from companion.store import store
 
     return [getattr(store, n) for n in sorted(dir(store)) if n.startswith("MSG_")]
 
 
 def test_every_store_message_is_shown_whole(profile, simulate, nvm):
     """What the store reports at start (corrupt memory, a lost game...) is shown in full."""
-    from companion.app import App
-    from companion.core.store import MSG_BLANK
-    from companion.menu import start
+    from companion.app.loop import App
+    from companion.app.menu import start
+    from companion.store.store import MSG_BLANK
 
     sim = simulate(profile, "", nvm)
     for message in _store_messages():
@@ -114,7 +114,7 @@ def test_every_toast_fits_in_its_two_lines(profile, simulate):
     import ast
     from pathlib import Path
 
-    from companion.core.text import wrap
+    from companion.screen.text import wrap
 
     root = Path(__file__).resolve().parents[1] / "firmware" / "companion"
     found = []

@@ -176,7 +176,7 @@ def test_player_name_editing(profile, nvm):
 
 
 def test_games_without_screens_say_coming_soon(profile, monkeypatch):
-    from companion.core import catalog
+    from companion.app import catalog
 
     # a descriptor without a screen module, as each game had before its screens were built
     about = catalog.about
@@ -213,7 +213,7 @@ def test_crash_screen_records_and_restarts(profile, nvm, tmp_path, monkeypatch):
     # restarted at the menu, with the saved game offered again
     t = sim.texts()
     assert t[0] == "Resume game?"
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     store = Store(sim.nvm)
     assert store.load_game()[0] == "aqua_brunch"
@@ -223,14 +223,14 @@ def test_crash_screen_records_and_restarts(profile, nvm, tmp_path, monkeypatch):
 
 
 def test_crash_loop_stops_writing_records(nvm, monkeypatch):
-    import companion.menu as menu
+    import companion.app.menu as menu
 
     def broken(self):
         raise ValueError("bad menu")
 
     monkeypatch.setattr(menu.MainMenu, "items", broken)
     sim = run("pico-display-pack", "wait:20000", nvm)
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     crashes = [r for r in Store(sim.nvm).records() if r[1] == 2]
     assert 1 <= len(crashes) <= 3  # about six restarts in 20 s, at most three written
@@ -238,11 +238,11 @@ def test_crash_loop_stops_writing_records(nvm, monkeypatch):
 
 
 def test_a_crash_without_room_for_its_screen_still_restarts(nvm, monkeypatch, capsys):
-    """The crash screen's code is loaded only at a crash (companion/crash.py): when even that
+    """The crash screen's code is loaded only at a crash (companion/app/crash.py): when even that
     cannot load (no heap left, a file missing), the crash is printed and the app restarts."""
     import sys
 
-    import companion.menu as menu
+    import companion.app.menu as menu
 
     calls = []
 
@@ -253,14 +253,14 @@ def test_a_crash_without_room_for_its_screen_still_restarts(nvm, monkeypatch, ca
         return ["Space Lunch", "Settings"]
 
     monkeypatch.setattr(menu.MainMenu, "items", broken)
-    monkeypatch.setitem(sys.modules, "companion.crash", None)  # an import of it fails
+    monkeypatch.setitem(sys.modules, "companion.app.crash", None)  # an import of it fails
     sim = run("pico-display-pack", "wait:2000", nvm)
     assert "crash in start ValueError bad menu" in capsys.readouterr().out  # (the menu building)
     assert sim.texts()[0] == "Lunchbox" and sim.starts == 1
 
 
 def test_corrupt_nvm_is_reported_not_fatal(profile, nvm):
-    from companion.core.store import MSG_FOREIGN
+    from companion.store.store import MSG_FOREIGN
 
     with open(nvm, "wb") as f:
         f.write(bytes((i * 37 + 11) & 0xFF for i in range(4096)))
@@ -278,7 +278,7 @@ def test_corrupt_nvm_is_reported_not_fatal(profile, nvm):
 
 
 def test_a_lost_last_change_is_reported_before_the_resume_prompt(profile, nvm):
-    from companion.core.store import MSG_CUT_LAST
+    from companion.store.store import MSG_CUT_LAST
 
     run(profile, TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
     with open(nvm, "rb") as f:
@@ -308,7 +308,7 @@ def test_one_refresh_per_handled_event(profile):
 def test_each_event_is_one_refresh_and_idle_passes_none(profile, monkeypatch):
     """Pass by pass: an event that changes many labels (a calculator step redraws rows, the
     title, the LEDs) is one refresh; passes without events or timers refresh nothing."""
-    from companion.app import App
+    from companion.app.loop import App
 
     passes = []
     step = App.step
@@ -333,7 +333,7 @@ def test_each_event_is_one_refresh_and_idle_passes_none(profile, monkeypatch):
     events = [p for p in passes if p[0]]
     assert len(events) > 30
     assert all(n == 1 and r == 1 for n, r, _t in events), events
-    # the menu, then the calculator in its own App (the board's fresh VM: companion/launch.py)
+    # the menu, then the calculator in its own App (the board's fresh VM: companion/app/launch.py)
     assert len(starts) == 2
     quiet = [p for p in passes if not p[0]]
     # each App's first screen, then the first-start toast and the "Undone" toast going away
@@ -368,7 +368,7 @@ def test_watchdog_resets_a_hung_app_within_8_s(profile, nvm, monkeypatch):
     assert sim.starts == 2 and sim.watchdog.resets == 1
     assert sim.texts()[0] == "Resume game?"
     assert sim.watchdog.timeout == 8  # started again by the new run
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     assert Store(sim.nvm).load_game()[0] == "aqua_brunch"
     # the reset came 8 s (give or take one 10 ms tick) after the hang began
@@ -390,10 +390,10 @@ def test_about_screen(profile):
 def test_a_kept_record_is_on_nvm_and_the_save_stays(nvm):
     """keep_record (what a game's end calls): the record in its envelope, on nvm; the saved
     game stays (an end stays saved while it is shown; a match goes on)."""
-    from companion.app import App
-    from companion.core.store import Store
-    from companion.keeping import keep_record
-    from companion.menu import start
+    from companion.app.keeping import keep_record
+    from companion.app.loop import App
+    from companion.app.menu import start
+    from companion.store.store import Store
 
     run("pico-display-pack", TO_AQUA + pick("walrus", "walrus", "walrus"), nvm)
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -401,7 +401,7 @@ def test_a_kept_record_is_on_nvm_and_the_save_stays(nvm):
     assert store.load_game()[0] == "aqua_brunch"
     app = App(sim.hw, store, start)
     assert app.top.__class__.__name__ == "ConfirmDialog"  # the resume prompt
-    from companion.core.records import KIND_GAME, open_envelope
+    from companion.store.records import KIND_GAME, open_envelope
     from shared_rules import games
 
     record = games.record(games.new("space_lunch", 1))
@@ -421,12 +421,12 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
     before, not by names), and keeps its own."""
     import sys
 
-    import companion.loader as loader
-    import companion.unload as unload
+    import companion.app.loader as loader
+    import companion.app.unload as unload
 
     (tmp_path / "fake_days.py").write_text(
         "import fake_days_rules\n"
-        "from companion.screens import MessageScreen\n"
+        "from companion.screen.screens import MessageScreen\n"
         "def open(app, payload=None):\n"
         "    import fake_days_late\n"
         "    app.push(MessageScreen(app, 'Days', 'fake'))\n")
@@ -452,9 +452,9 @@ def test_opening_a_game_unloads_the_other_games_code(profile, monkeypatch, tmp_p
 def test_leds_sleep_even_if_no_button_was_ever_pressed(nvm):
     """A screen may light the strip without a press (a resumed game, an animation): the idle
     timer still runs from the start."""
-    from companion.app import App
-    from companion.core.store import Store
-    from companion.menu import start
+    from companion.app.loop import App
+    from companion.app.menu import start
+    from companion.store.store import Store
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     app = App(sim.hw, Store(sim.nvm), start)
@@ -514,8 +514,8 @@ def test_saves_only_on_real_changes_one_write_each(profile, nvm):
 
 
 def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly_full(nvm):
-    from companion.core.records import KIND_GAME, NEARLY_FULL, envelope
-    from companion.core.store import Store
+    from companion.store.records import KIND_GAME, NEARLY_FULL, envelope
+    from companion.store.store import Store
     from shared_rules import games
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -528,7 +528,7 @@ def test_menu_counts_games_to_pull_and_warns_before_a_game_when_memory_is_nearly
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     store = Store(sim.nvm)
     store.clear_game()
-    from companion.core.catalog import about
+    from companion.app.catalog import about
 
     while store.room(about("space_lunch")["record_bytes"]) >= NEARLY_FULL:
         store.append_record(KIND_GAME, envelope(record))
@@ -542,11 +542,11 @@ def test_game_screen_saves_each_action_undoes_and_says_when_a_game_is_too_long(n
     """GameScreen (here under the Aqua Brunch calculator): one save per action, undo back to
     the start, a refused action changes nothing, and a game longer than the store takes keeps
     its last save and says so instead of crashing."""
-    from companion.app import App
-    from companion.core.store import Store
+    from companion.app.loop import App
+    from companion.app.menu import start
     from companion.games.aqua_brunch.calc import AquaScreen
     from companion.games.aqua_brunch.calc_state import CYCLE
-    from companion.menu import start
+    from companion.store.store import Store
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     store = Store(sim.nvm)
@@ -573,11 +573,11 @@ def test_game_screen_saves_each_action_undoes_and_says_when_a_game_is_too_long(n
 def test_starting_another_game_asks_before_its_save_is_lost(nvm):
     """There is one save: the first move of a new game asks before replacing another game's
     save; "Keep it" changes nothing, "Start" goes on with that move."""
-    from companion.app import App
-    from companion.core.store import Store
+    from companion.app.loop import App
+    from companion.app.menu import start
     from companion.games.aqua_brunch.calc import AquaScreen
     from companion.games.aqua_brunch.calc_state import CYCLE
-    from companion.menu import start
+    from companion.store.store import Store
     from shared_rules import games
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
@@ -605,8 +605,8 @@ def test_a_game_saved_at_its_end_is_finished_on_resume(nvm):
     """A power cut between the last move's save and the record (or a save from before this
     firmware) resumes at the end: the record is kept once, the save forgotten, the result
     shown."""
-    from companion.core.records import open_envelope
-    from companion.core.store import Store
+    from companion.store.records import open_envelope
+    from companion.store.store import Store
     from shared_rules import games
     from shared_rules.rng import Rng
 
@@ -629,11 +629,11 @@ def test_a_game_saved_at_its_end_is_finished_on_resume(nvm):
 
 
 def test_a_record_too_long_with_the_names_is_kept_without_them(nvm):
-    from companion.app import App
-    from companion.core.records import open_envelope
-    from companion.core.store import Store
-    from companion.keeping import keep_record
-    from companion.menu import start
+    from companion.app.keeping import keep_record
+    from companion.app.loop import App
+    from companion.app.menu import start
+    from companion.store.records import open_envelope
+    from companion.store.store import Store
 
     sim = Simulator("pico-display-pack", nvm_path=nvm, mode="headless")
     store = Store(sim.nvm)
@@ -652,8 +652,8 @@ def test_a_scoreboard_opened_from_its_list_does_not_unload_the_list(monkeypatch)
     count as the same game, so nothing the list runs is dropped under it."""
     import sys
 
-    import companion.loader as loader
-    import companion.unload as unload
+    import companion.app.loader as loader
+    import companion.app.unload as unload
 
     monkeypatch.setattr(unload, "UNLOAD", True)
     monkeypatch.setattr(loader, "_loaded", [None, ()])

@@ -171,8 +171,8 @@ def test_no_pixels_no_frames():
 # ---- in the simulator ------------------------------------------------------------------
 
 def with_names(tmp_path, profile, names):
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
 
     nvm = str(tmp_path / "nvm.bin")
     sim = Simulator(profile, nvm_path=nvm, mode="headless")
@@ -185,7 +185,7 @@ def count_keys(n):
 
 
 def no_clipping(sim):
-    """Nothing cut ('~' is what core.text.fit leaves), overlapping or off the screen (as
+    """Nothing cut ('~' is what screen.text.fit leaves), overlapping or off the screen (as
     tests/test_firmware_layout.py checks every screen)."""
     from lunchbox.sim.inspect import walk
 
@@ -307,7 +307,7 @@ def test_the_module_goes_when_the_pick_closes(profile, monkeypatch):
     """On the device (unload.UNLOAD) the picker's module is dropped when its screen closes,
     so the menu does not keep it."""
     setup_environment("headless")
-    from companion import unload
+    from companion.app import unload
 
     monkeypatch.setattr(unload, "UNLOAD", True)
     sim = Simulator(profile, mode="headless")

@@ -113,8 +113,8 @@ def test_a_random_pick_starts_the_race_with_that_player(profile, entry, seed, n,
 
 def test_a_named_start_player_and_the_equal_turns_after(profile, entry, tmp_path):
     nvm = str(tmp_path / "nvm.bin")
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
 
     sim = Simulator(profile, nvm_path=nvm, mode="headless")
     Store(sim.nvm).save_settings(AppSettings(names=NAMES).to_bytes())
@@ -170,7 +170,7 @@ def test_the_module_stays_for_the_pick_and_goes_when_the_race_begins(profile, en
     race begins or the screen is left."""
     import sys
 
-    from companion import unload
+    from companion.app import unload
 
     monkeypatch.setattr(unload, "UNLOAD", True)
     loaded = "companion.first_player.pick"

@@ -1,4 +1,4 @@
-"""A game's own VM (companion/launch.py), as the simulator and the board run it: a game that
+"""A game's own VM (companion/app/launch.py), as the simulator and the board run it: a game that
 builds its screen once the press is handled (app.later) opens, and stays open, instead of
 the VM going straight back to the menu. The case found by the play-through harness: "New
 game" on Space Lunch's end, a card or two entered, then the cable wiggles: the save is the
@@ -33,7 +33,7 @@ def test_a_game_vm_reads_its_descriptor_twice_as_it_opens(profile, simulate, nvm
     # each read is an about.json from the board's flash, parsed: the loader reads it once
     # and passes the game's family on, and the turn clock reads it once more (the catalog is
     # let go in between); it was five reads, 30-90 ms of a game's opening on the board
-    from companion.core import catalog
+    from companion.app import catalog
 
     reads = []
     rows_of = catalog.rows_of

@@ -58,9 +58,9 @@ def rendered(version):
 def fileset_v1():
     return {
         "boot.py": b"import usb_cdc\nusb_cdc.enable(console=True, data=True)\n",
-        "code.py": b"import companion.app\ncompanion.app.main()\n",
+        "code.py": b"import companion.app.loop\ncompanion.app.main()\n",
         "companion/__init__.py": b'__version__ = "1"\n',
-        "companion/app.py": b"def main():\n    return 1\n" * 40,
+        "companion/app/loop.py": b"def main():\n    return 1\n" * 40,
         "companion/gone.py": b"X = 1\n",
         "companion/core/__init__.py": b"",
         "lib/neopixel.py": bytes(range(256)) * 12,
@@ -77,9 +77,9 @@ def test_merge_keeps_the_user_lines_byte_for_byte():
 def fileset_v2(drive_settings):
     files = fileset_v1()
     del files["companion/gone.py"]
-    files["code.py"] = b"import companion.app\ncompanion.app.main()  # v2\n"
+    files["code.py"] = b"import companion.app.loop\ncompanion.app.main()  # v2\n"
     files["companion/__init__.py"] = b'__version__ = "2"\n'
-    files["companion/app.py"] = b"def main():\n    return 2\n" * 40
+    files["companion/app/loop.py"] = b"def main():\n    return 2\n" * 40
     files["companion/new.py"] = b"NEW = True\n"
     files["settings.toml"] = fileset.merge_settings(drive_settings, rendered(2))
     return files
@@ -292,9 +292,9 @@ def _scenarios(tmp_path):
         put(world.drive, {"settings.toml": USER_SETTINGS})
         sync.sync(str(world.drive), fileset_v1())
         edit = b"# the user edited this on the board\n"
-        put(world.drive, {"companion/app.py": edit})
+        put(world.drive, {"companion/app/loop.py": edit})
         drive_settings = (world.drive / "settings.toml").read_bytes()
-        return fileset_v2(drive_settings), {"companion/app.py": edit}
+        return fileset_v2(drive_settings), {"companion/app/loop.py": edit}
 
     return [("first sync", first), ("update sync", update)]
 
@@ -394,7 +394,7 @@ def _plant(world, kind):
         "settings link to outside": ("settings.toml",
                                      lambda p: p.symlink_to(out / "victim.txt")),
         "hard link to an outside file": ("code.py", lambda p: os.link(out / "victim.txt", p)),
-        "FIFO at a shipped file": ("companion/app.py", os.mkfifo),
+        "FIFO at a shipped file": ("companion/app/loop.py", os.mkfifo),
         "FIFO at an empty shipped file": ("companion/core/__init__.py", os.mkfifo),
         "FIFO as the manifest": (sync.MANIFEST, os.mkfifo),
         "FIFO as the journal": (sync.PENDING, os.mkfifo),

@@ -27,10 +27,10 @@ def settings_text(name):
 
 @pytest.fixture
 def hwmp():
-    from companion import hwmp as module
+    from companion.board import hwmp as module
 
     yield module
-    sys.modules.pop("companion.hwmp", None)  # build() lets it go on the board; not here
+    sys.modules.pop("companion.board.hwmp", None)  # build() lets it go on the board; not here
 
 
 @pytest.mark.parametrize("name", MP_PROFILES)
@@ -75,7 +75,7 @@ def _hwpico(monkeypatch):
     from test_firmware_hwpico import fake_modules
 
     fake_modules(monkeypatch, DISPLAY_PACK)
-    from companion import hwpico
+    from companion.board import hwpico
 
     return hwpico
 
@@ -97,8 +97,8 @@ SIZES = [(128, 64, 0), (128, 32, 0), (96, 16, 0), (64, 48, 0), (72, 40, 0), (64,
 @pytest.mark.parametrize("size", SIZES)
 def test_the_ssd1306_gets_hwpico_s_set_up(hwmp, size):
     """The commands hwmp sends are the sequence hwpico gives BusDisplay (one copy, in
-    companion/core/ssd1306.py; tests/test_firmware_hwpico.py holds it to the library's)."""
-    from companion.core import ssd1306
+    companion/board/ssd1306.py; tests/test_firmware_hwpico.py holds it to the library's)."""
+    from companion.board import ssd1306
 
     seq, w, h, colstart, _ = ssd1306.setup(*size)
     cmds, mw, mh, mcol = hwmp.ssd1306_commands(*size)
@@ -123,7 +123,8 @@ def test_the_ssd1306_turned_over_scans_the_other_way(hwmp):
 
 
 def test_mono_pens_are_displayio_s():
-    from companion import display, mpparts
+    from companion.board import mpparts
+    from companion.screen import display
 
     d = display.MonoDisplay
     assert mpparts.mono_pen(d.FG) == 1 and mpparts.mono_pen(d.BG) == 0
@@ -136,8 +137,8 @@ def test_mono_pens_are_displayio_s():
 # on CPython and on the real MicroPython, which must print the same.
 DEBOUNCE = r"""
 from array import array
-from companion.core.buttons import ticks_diff
-from companion.mpparts import Debouncer, drain, RING
+from companion.app.buttons import ticks_diff
+from companion.board.mpparts import Debouncer, drain, RING
 
 def run(edges, polls):
     # edges: (time, button, pressed) as the interrupt saw them; polls: (time, levels)
@@ -257,7 +258,7 @@ def test_main_on_micropython_with_circuitpython_settings_says_so():
 
 def test_the_relaunch_file_is_read_once_on_micropython():
     code = ("import sys\nsys.path.insert(0, '/lib')\n"
-            "from companion import mpparts\n"
+            "from companion.board import mpparts\n"
             "print(mpparts.launched())\n"
             "open(mpparts.LAUNCH, 'w').write('space_lunch')\n"
             "print(mpparts.launched())\n"
@@ -280,7 +281,7 @@ def test_main_py_does_nothing_on_cpython(monkeypatch):
     import companion
 
     monkeypatch.setattr(companion, "hwmp", fake, raising=False)
-    monkeypatch.setitem(sys.modules, "companion.hwmp", fake)
+    monkeypatch.setitem(sys.modules, "companion.board.hwmp", fake)
     exec(compile((FIRMWARE / "main.py").read_text(), "main.py", "exec"), {})
     assert ran == []
 
@@ -289,7 +290,7 @@ def test_open_store_on_micropython_is_the_file_store_in_data():
     libs = (FIRMWARE / "companion", ROOT / "shared_rules") + tuple(
         sorted((FIRMWARE / "mplib").glob("*.py")))
     code = ("import sys, os\nsys.path.insert(0, '/lib')\n"
-            "from companion.main import open_store\n"
+            "from companion.app.main import open_store\n"
             "s = open_store(None)\n"
             "s.append_record(3, b'a game')\n"
             "print(type(s).__name__, s.status, sorted(os.listdir('/data/rec')))\n")
@@ -305,7 +306,7 @@ def test_the_vm_after_a_crash_starts_at_the_menu_on_the_game_that_crashed():
     menu names no game; what the crashed VM could not show comes along."""
     code = (
         "import sys\nsys.path.insert(0, '/lib')\n"
-        "from companion import main\n"
+        "from companion.app import main\n"
         "class HW:\n"
         "    def __init__(self, launched):\n"
         "        self.launched = launched\n"

@@ -21,8 +21,8 @@ def dio():
     import displayio
     import terminalio
 
-    from companion.textlabel import Label
-    from companion.ui import rect
+    from companion.screen.textlabel import Label
+    from companion.screen.ui import rect
 
     class Kit:
         pass

@@ -21,9 +21,9 @@ from _flash import FlashNVM
 from playthrough import OK, PREV, Policy, Table
 from profiles_under_test import PROFILES
 
-from companion.core import store as st
-from companion.core.nvmlog import OVERHEAD
 from companion.games.lets_do_lunch.panel import ENDED
+from companion.store import store as st
+from companion.store.nvmlog import OVERHEAD
 from shared_rules import games
 
 KIND = "lets_do_lunch"

@@ -131,8 +131,8 @@ class Table:
 
 def write_names(nvm_path, names):
     """Names as a host pushes them (the link's SET_SETTINGS stores these bytes)."""
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.sim import hw as sim_hw
 
     Store(sim_hw.FileNvm(nvm_path)).save_settings(AppSettings(names=names).to_bytes())
@@ -238,8 +238,8 @@ def test_each_game_of_a_match_has_its_own_record(tmp_path, capsys, computer, lev
 def test_the_automa_is_named_on_the_board_itself(tmp_path):
     """A Space Lunch solo game played by a key script: the envelope the board keeps names its
     seats "P1" (the person, as Settings has it) and "Automa"."""
-    from companion.core import records
-    from companion.core.store import Store
+    from companion.store import records
+    from companion.store.store import Store
     from lunchbox.sim import Simulator
     from lunchbox.sim import hw as sim_hw
 
@@ -255,7 +255,7 @@ def test_the_automa_is_named_on_the_board_itself(tmp_path):
 
 
 def test_the_envelope_names_the_seats_the_device_plays():
-    from companion.core import records
+    from companion.store import records
     from shared_rules import games
 
     # the record's third setting: the computer's level 1-3 + 4 * its seat (0: A, 1: B)
@@ -292,7 +292,7 @@ OLD_GAME_5 = bytes.fromhex(
 
 
 def test_records_kept_before_the_device_named_its_seats_read_right():
-    from companion.core import records
+    from companion.store import records
     from lunchbox.records import gamerec
     from shared_rules import games
 

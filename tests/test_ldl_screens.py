@@ -25,8 +25,8 @@ from lets_do_lunch_presses import (  # after the SDL settings
 )
 
 try:  # until the GameScreen base is in and the menu opens the game
-    import companion.game  # noqa: F401
-    from companion.loader import game_info
+    import companion.screen.game  # noqa: F401
+    from companion.app.loader import game_info
 
     if game_info("lets_do_lunch")[3] is None:
         raise ImportError("not in the menu yet")
@@ -45,7 +45,7 @@ def screen_name(box):
 
 def record_games(box):
     """The finished-game records kept in nvm, replayed."""
-    from companion.core.records import open_envelope
+    from companion.store.records import open_envelope
     from shared_rules import games
 
     out = []
@@ -419,7 +419,7 @@ def test_a_resumed_match_keeps_who_plays(profile, tmp_path, computer, level, typ
 def test_an_older_record_without_the_players_asks_who_plays(profile, tmp_path):
     """A save from before the record kept the players (target and strict only): the table is
     asked, the last row (Resume) selected and the usual answers set (against Hard, B)."""
-    from companion.core.store import Store
+    from companion.store.store import Store
     from lunchbox.sim import Simulator
     from shared_rules import games
     from shared_rules._codec import checksum
@@ -506,7 +506,7 @@ def test_strict_table_asks_about_the_last_man(profile):
 
 
 def test_a_corrupt_save_says_so_and_starts_a_new_match(profile, tmp_path):
-    from companion.core.store import Store
+    from companion.store.store import Store
     from lunchbox.sim import Simulator
 
     nvm = str(tmp_path / "nvm.bin")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.core import link as dev
-from companion.core.appsettings import AppSettings
+from companion.app import link as dev
+from companion.store.appsettings import AppSettings
 from lunchbox.records import link as hostlink
 from lunchbox.records import linkproto as lp
 

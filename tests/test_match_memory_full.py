@@ -2,7 +2,7 @@
 one record, so when a game's record leaves no room for the next without pushing out a game
 not pulled yet, the box says so there and then (a toast), not silently at the next game."""
 
-from companion.game import MSG_FULL
+from companion.screen.game import MSG_FULL
 
 
 def _match(simulate, profile, apps):
@@ -40,8 +40,8 @@ SHARE = 0.4  # of the nvm, at most, for a whole match with what the store keeps 
 def held(store):
     """What the store holds that a compaction keeps, nothing pulled: the base record, the saved
     game, the settings and the game records (docs/persistence.md, "Layout")."""
-    from companion.core.nvmlog import OVERHEAD
-    from companion.core.store import BASE_SIZE
+    from companion.store.nvmlog import OVERHEAD
+    from companion.store.store import BASE_SIZE
 
     total = BASE_SIZE
     game = store.load_game()
@@ -60,7 +60,7 @@ def test_a_whole_match_to_20_takes_at_most_40_percent_of_the_nvm(simulate, profi
     each game's record kept by the screen in its envelope): before it nothing is said, at its
     end the store holds the match's records, the settings and the saved end in at most 40 % of
     the nvm, and no game's end said the memory was full (format 1: 47 % for the median match)."""
-    from companion.core import records
+    from companion.store import records
     from shared_rules import games
     from shared_rules.lets_do_lunch import ai
     from shared_rules.rng import Rng
@@ -116,8 +116,8 @@ def test_a_match_saved_in_format_1_resumes_and_plays_on_in_format_2(simulate, pr
     match against the computer, its base the 60-byte match state) resumes it: the same game,
     the same players; the game's record is kept in format 2 with that base, and the next
     game's record starts from the small match start, the match going on where it was."""
-    from companion.core import records
-    from companion.core.store import Store
+    from companion.store import records
+    from companion.store.store import Store
     from shared_rules import games
     from shared_rules.rng import Rng
 

@@ -1,4 +1,4 @@
-"""What the menu's VM holds on the board (companion/menu.py, docs/firmware.md "What the heap
+"""What the menu's VM holds on the board (companion/app/menu.py, docs/firmware.md "What the heap
 holds"): opening a game reloads into the game's own VM, so the menu keeps neither the loader,
 the game VM's door, nor the catalog once its rows are read, and hwpico's setup code goes once
 it has built ``hw``. Run in a fresh interpreter with the device's unloading switched on."""
@@ -8,19 +8,19 @@ import sys
 
 from conftest import FIRMWARE
 
-NOT_KEPT = ("companion.loader", "companion.launch", "companion.core.catalog",
-            "shared_rules.registry", "companion.core.records", "companion.crash",
-            "companion.keeping")
+NOT_KEPT = ("companion.app.loader", "companion.app.launch", "companion.app.catalog",
+            "shared_rules.registry", "companion.store.records", "companion.app.crash",
+            "companion.app.keeping")
 
 CODE = """
 import sys
 sys.path.append({firmware!r})
-import companion.unload
-companion.unload.UNLOAD = True  # as on the device
+import companion.app.unload
+companion.app.unload.UNLOAD = True  # as on the device
 from lunchbox.sim import Simulator
 sim = Simulator({profile!r}, mode="headless")
 if {saved!r}:
-    from companion.core.store import Store
+    from companion.store.store import Store
     from shared_rules.space_days.score import DaysScore
     Store(sim.nvm).save_game("days_score", DaysScore().to_bytes())
 sim.run_script({script!r})
@@ -53,4 +53,4 @@ def test_the_menu_still_opens_a_game_and_names_the_saved_one(profile):
     for name in NOT_KEPT:
         assert name not in loaded, name
     loaded, texts = menu_vm(profile, "wait:2000 ok wait:500", saved=True)
-    assert texts[0] != "Resume game?" and "companion.loader" in loaded, texts
+    assert texts[0] != "Resume game?" and "companion.app.loader" in loaded, texts

@@ -275,7 +275,7 @@ def test_second_sync_sends_nothing_and_one_change_sends_one_file(synced):
 # (where, the bytes the host sends there, bytes after them, which time); a cut costs half a
 # minute of emulated board: make soak (make test cuts the cable mid-pull, below)
 CUTS = [
-    pytest.param("a module being written", b"/companion/ui.mpy.lbtmp", 600, 1,
+    pytest.param("a module being written", b"/companion/screen/ui.mpy.lbtmp", 600, 1,
                  marks=pytest.mark.soak, id="a module being written"),
     pytest.param("main.py being renamed", b"os.rename('/main.py.lbtmp'", 0, 1,
                  marks=pytest.mark.soak, id="main.py being renamed"),
@@ -288,10 +288,11 @@ CUTS = [
 def test_a_cable_cut_mid_sync_leaves_whole_files_and_the_next_sync_finishes(
         synced, what, pattern, extra, nth):
     old = expected_files()
-    ui = (tree() / "firmware" / "companion" / "ui.py").read_bytes() + b"\nCHANGED_BY_TEST = 1\n"
-    change = {"main.py": APP + b"# version 2\n", "companion/ui.py": ui}
+    ui = (tree() / "firmware" / "companion" / "screen" / "ui.py").read_bytes()
+    ui += b"\nCHANGED_BY_TEST = 1\n"
+    change = {"main.py": APP + b"# version 2\n", "companion/screen/ui.py": ui}
     new = expected_files(change)
-    assert new["companion/ui.mpy"] != old["companion/ui.mpy"]
+    assert new["companion/screen/ui.mpy"] != old["companion/screen/ui.mpy"]
     synced.cut_at(pattern, extra, nth)
     with pytest.raises(LunchboxError, match="stopped answering") as e:
         sync(synced.port, change)
@@ -422,9 +423,9 @@ def test_doctor_on_a_fresh_board_then_a_synced_one(fresh, first, tmp_path, capsy
         out = capsys.readouterr().out
         assert "no problems found" in out and "profile: " + PROFILE in out
         with Direct(synced.port) as d:  # a developer's edit on the board
-            d.write("/companion/ui.mpy", b"not the synced file")
+            d.write("/companion/screen/ui.mpy", b"not the synced file")
         report = _doctor(synced.port)
-        assert any("differ from what sync put there (companion/ui.mpy)" in t
+        assert any("differ from what sync put there (companion/screen/ui.mpy)" in t
                    for t, _ in report.problems)
     finally:
         synced.stop()

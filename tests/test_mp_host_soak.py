@@ -49,7 +49,7 @@ def test_a_bare_pico_to_games_pulled(tmp_path, monkeypatch, capsys):
         # games finished on the board: kept by the firmware's own store, on its littlefs
         records = [r for r in test_pull.board_with_games(4).store.records()]
         with Direct(p) as d:
-            d.run("from companion.core.filestore import FileStore\ns = FileStore()")
+            d.run("from companion.store.filestore import FileStore\ns = FileStore()")
             for _seq, kind, payload in records:
                 d.run("print(s.append_record({}, {!r}))".format(kind, bytes(payload)),
                       timeout=120)

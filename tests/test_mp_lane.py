@@ -339,7 +339,7 @@ def test_the_board_file_set(tmp_path):
     files = mpfiles.board_files("pico-ssd1306-5btn-mp")
     assert files["main.py"].startswith(b'"""')
     assert files["lib/displayio.mpy"][:2] == b"M\x06"
-    assert files["companion/app.mpy"][:2] == b"M\x06"
+    assert files["companion/app/loop.mpy"][:2] == b"M\x06"
     assert b'LUNCHBOX_RUNTIME = "micropython"' in files["settings.toml"]
     assert not [rel for rel in files if rel.endswith(".py") and rel != "main.py"]
     assert "code.py" not in files and "boot.py" not in files

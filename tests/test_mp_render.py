@@ -100,7 +100,7 @@ def sim_picture(name, kind, width, height):
     import displayio
     import pygame
 
-    from companion import display as displays
+    from companion.screen import display as displays
     from lunchbox.sim import font
     from lunchbox.sim import hw as sim_hw
 

@@ -1,6 +1,6 @@
 """`lunchbox pull` of the batch files the MicroPython firmware writes (records/mppull.py).
 
-The board's files are made by the firmware's own FileStore (companion/core/filestore.py), in a
+The board's files are made by the firmware's own FileStore (companion/store/filestore.py), in a
 real folder standing for the board's /data, or on the real board: MicroPython 1.24.1 in
 rp2040js (tests/mpboard.py), its own littlefs, reached by `lunchbox pull` over real mpremote.
 The records go into a real games database. What is proved: every record of a batch is stored
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.core.filestore import FileStore
+from companion.store.filestore import FileStore
 from lunchbox.errors import LunchboxError
 from lunchbox.records import db as dbmod
 from lunchbox.records import mppull
@@ -342,7 +342,7 @@ def test_pull_from_micropython_1_24_of_records_its_own_store_wrote(tmp_path, mon
         "for p in ('/data', '/data/rec'):\n"
         "    try:\n        os.mkdir(p)\n    except OSError:\n        pass\n"
         "f = open('/data/rec/00000001.rec', 'wb')\nf.write({!r})\nf.close()\n"
-        "from companion.core.filestore import FileStore\n"
+        "from companion.store.filestore import FileStore\n"
         "s = FileStore('/data')\n"
         "for seq, kind, p in W[1:]:\n"
         "    assert s.append_record(kind, p) == seq\n"

@@ -173,12 +173,12 @@ def test_sync_ships_mpy_with_mpy_cross_and_py_again_without(tmp_path, fake_drive
     sync_command.sync_once(drive, "pico-display-pack", mpy_cross=fake(tmp_path), **quiet)
     names = sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
     assert "boot.py" in names and "code.py" in names
-    assert "companion/app.mpy" in names and "companion/app.py" not in names
+    assert "companion/app/loop.mpy" in names and "companion/app/loop.py" not in names
     assert "lib/neopixel.mpy" in names and "lib/neopixel.py" not in names
-    assert (d / "companion" / "app.mpy").read_bytes()[:1] == b"C"
+    assert (d / "companion" / "app" / "loop.mpy").read_bytes()[:1] == b"C"
     sync_command.sync_once(drive, None, py=True, **quiet)
     names = sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
-    assert "companion/app.py" in names and not [n for n in names if n.endswith(".mpy")]
+    assert "companion/app/loop.py" in names and not [n for n in names if n.endswith(".mpy")]
 
 
 def test_sync_refuses_an_mpy_cross_of_another_major_version(tmp_path, fake_drives):
@@ -422,13 +422,13 @@ def test_sync_downloads_compiles_says_so_and_switches_to_py_and_back(tmp_path, b
     assert "warning" not in err.getvalue()
     names = _names(drive)
     assert "boot.py" in names and "code.py" in names and "settings.toml" in names
-    assert "companion/app.mpy" in names and "companion/app.py" not in names
+    assert "companion/app/loop.mpy" in names and "companion/app/loop.py" not in names
     assert not [n for n in names if n.endswith(".py") and n not in ("boot.py", "code.py")]
-    assert (Path(drive.path) / "companion" / "app.mpy").read_bytes()[:2] == b"C\x06"
+    assert (Path(drive.path) / "companion" / "app" / "loop.mpy").read_bytes()[:2] == b"C\x06"
     manifest = sync.read_manifest(drive.path)
     assert manifest["mpy_cross"].startswith("CircuitPython 9.2.2 ")
-    source = (fileset.REPO_ROOT / "firmware" / "companion" / "app.py").read_bytes()
-    assert manifest["mpy_sources"]["companion/app.mpy"] == sync.digest(source)
+    source = (fileset.REPO_ROOT / "firmware" / "companion" / "app" / "loop.py").read_bytes()
+    assert manifest["mpy_sources"]["companion/app/loop.mpy"] == sync.digest(source)
     assert len(manifest["mpy_sources"]) == int(lines[1].split()[1])  # "compiled N modules"
     # again: from the cache, nothing to write
     out = io.StringIO()
@@ -439,19 +439,19 @@ def test_sync_downloads_compiles_says_so_and_switches_to_py_and_back(tmp_path, b
     sync_command.sync_once(drive, None, out=out, err=io.StringIO(), py=True)
     assert "modules ship as .py (--py)" in out.getvalue()
     names = _names(drive)
-    assert "companion/app.py" in names and not [n for n in names if n.endswith(".mpy")]
+    assert "companion/app/loop.py" in names and not [n for n in names if n.endswith(".mpy")]
     # a by-hand copy of an old module and one the user edited: each would be imported instead
     # of its .mpy, so the .mpy sync removes both, keeping a copy on the host
-    (Path(drive.path) / "companion" / "app.py").write_text("print('my edit')\n")
+    (Path(drive.path) / "companion" / "app" / "loop.py").write_text("print('my edit')\n")
     (Path(drive.path) / "lib" / "extra.py").write_text("X = 1\n")  # not a shipped module
     out = io.StringIO()
     p = sync_command.sync_once(drive, None, out=out, err=io.StringIO())
-    assert "  removed companion/app.py (CircuitPython would import it instead of its .mpy)" \
+    assert "  removed companion/app/loop.py (CircuitPython would import it instead of its .mpy)" \
         in out.getvalue().splitlines()
     names = _names(drive)
-    assert "companion/app.py" not in names and "companion/app.mpy" in names
+    assert "companion/app/loop.py" not in names and "companion/app/loop.mpy" in names
     assert "lib/extra.py" in names  # the user's own module: no .mpy of it, left alone
-    kept = Path(p.backup_dir) / "companion" / "app.py"
+    kept = Path(p.backup_dir) / "companion" / "app" / "loop.py"
     assert kept.read_text() == "print('my edit')\n"
 
 

@@ -30,7 +30,7 @@ def test_a_whole_evening_with_undos_and_power_cuts(profile):
 def test_every_registry_row_the_device_keeps_is_played():
     """The menu's games and scoreboards keep records of these rows; the registry's other
     rows (the full Aqua Brunch, Space Battle and Space Days engines) have no device screen."""
-    from companion.core.catalog import about, menu_games
+    from companion.app.catalog import about, menu_games
     from shared_rules import games
 
     rows = [r[0] for r in games.ROWS]

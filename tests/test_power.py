@@ -47,9 +47,9 @@ def gauge_boxes(sim):
 
 def app_for(profile, nvm=None, battery=None):
     """An App driven pass by pass (the simulator's clock moved by hand)."""
-    from companion.app import App
-    from companion.core.store import Store
-    from companion.menu import start
+    from companion.app.loop import App
+    from companion.app.menu import start
+    from companion.store.store import Store
 
     sim = Simulator(profile, nvm_path=nvm, mode="headless", battery=battery)
     app = App(sim.hw, Store(sim.nvm), start, resume=False)
@@ -183,8 +183,8 @@ def test_a_new_game_does_not_replace_another_save_when_the_screen_goes_off(tmp_p
 
 
 def saved(nvm):
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
 
     return AppSettings.from_bytes(Store(FileNvm(nvm)).load_settings())

@@ -1,5 +1,5 @@
 """Which builds can read their battery: the profiles' [power] table, as the validator checks
-it, as settings.toml carries it, and as companion/hwpico.py reads the board's VSYS and USB
+it, as settings.toml carries it, and as companion/board/hwpico.py reads the board's VSYS and USB
 pins (against stand-ins of CircuitPython's modules, as tests/test_firmware_hwpico.py)."""
 
 import copy
@@ -110,11 +110,11 @@ def adc_for(mv):
 @pytest.mark.parametrize("settings", [DISPLAY_PACK, SSD1306])
 def test_the_pico_reads_vsys_and_usb_when_the_profile_says_so(monkeypatch, settings):
     fake_power(monkeypatch, settings)
-    from companion import hwpico
+    from companion.board import hwpico
 
     assert hwpico.build().supply is None  # no LUNCHBOX_BATTERY: nothing read
     fake_power(monkeypatch, settings + 'LUNCHBOX_BATTERY = "lipo"\n')
-    from companion import hwpico
+    from companion.board import hwpico
 
     supply = hwpico.build().supply
     assert supply.adc.pin.name == "GPIO29" and supply.vbus.pin.name == "GPIO24"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import settings as device_settings
+from companion.board import settings as device_settings
 from lunchbox.errors import LunchboxError
 from lunchbox.hardware import pins, profiles
 
@@ -159,7 +159,7 @@ BROKEN = {
     "insane height": ("pack", "display/height", 0, ("height", "0", "sane")),
     "width not a number": ("pack", "display/width", "240", ("width", "'240'", "sane")),
     "oled bigger than the panel": ("oled", "display/height", 128, ("height 128",)),
-    # the firmware lays its screens out on 32 pixels a side at least (core/settings.py)
+    # the firmware lays its screens out on 32 pixels a side at least (board/settings.py)
     "oled too small for the screens": ("oled", "display/height", 16, ("height", "16", "32..64")),
     "bad i2c address": ("oled", "display/address", 0x50, ("address 80",)),
     # the ST7789V's serial write cycle is 16 ns at least
@@ -331,7 +331,7 @@ def test_profile_is_not_modified_by_validation(pack):
 
 @pytest.mark.parametrize("pid", EXPECTED_IDS)
 def test_firmware_reads_the_rendered_settings(pid):
-    # The device parses settings.toml with companion.core.settings: it must read back every pin.
+    # The device parses settings.toml with companion.board.settings: it must read back every pin.
     profile = profiles.load_profile(pid)
     cfg = device_settings.read(tomllib.loads(profiles.render_settings(profile)).get)
     assert cfg["profile"] == pid
@@ -345,7 +345,7 @@ def test_firmware_reads_the_rendered_settings(pid):
 @pytest.mark.parametrize("pid", EXPECTED_IDS)
 def test_settings_round_trip_through_the_firmware_parser(pid):
     # What sync writes (the rendered keys below the user's own lines), read back the way the
-    # device reads it (companion.core.settings: parse_toml, as the simulator does, then read),
+    # device reads it (companion.board.settings: parse_toml, as the simulator does, then read),
     # must give back every value of the profile.
     from lunchbox.device import fileset
 
@@ -373,7 +373,7 @@ def test_settings_round_trip_through_the_firmware_parser(pid):
 def test_the_least_display_side_is_the_firmwares(side, oled):
     """A profile the host accepts starts on the box: the firmware's settings reader takes
     the least height the profile check allows, and refuses one pixel less, as the check does."""
-    from companion.core import settings
+    from companion.board import settings
 
     env = settings.parse_toml(profiles.render_settings(oled))
     env["LUNCHBOX_DISPLAY_HEIGHT"] = side
@@ -389,7 +389,7 @@ def test_the_least_display_side_is_the_firmwares(side, oled):
 @pytest.mark.parametrize("hz", [999999, 1000000, 62500000, 62500001])
 def test_the_spi_clocks_the_host_takes_are_the_firmwares(hz, pack):
     """The SPI clock a profile may ask is the one the firmware's settings reader starts on."""
-    from companion.core import settings
+    from companion.board import settings
 
     env = settings.parse_toml(profiles.render_settings(pack))
     env["LUNCHBOX_DISPLAY_SPI_HZ"] = hz

@@ -250,7 +250,7 @@ def test_the_command_pulls_every_board_and_reports_one_that_fails(tmp_path, monk
 
 
 def test_host_and_board_agree_on_the_record_kinds():
-    from companion.core import store
+    from companion.store import store
     from lunchbox.records import gamerec
 
     assert (gamerec.KIND_RECORD, gamerec.KIND_CRASH, gamerec.KIND_GAME) == (

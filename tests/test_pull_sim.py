@@ -19,9 +19,9 @@ from lunchbox.records import pull
 
 def finished_games(nvm_path, records, names=("ANNA", "BO", "CY")):
     """Finish ``records`` the way the app does (envelope, seat names), on the nvm file."""
-    from companion.core import records as envelopes
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store import records as envelopes
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.sim import hw as sim_hw
 
     nvm = sim_hw.FileNvm(nvm_path)
@@ -211,7 +211,7 @@ def test_push_names_to_the_simulated_board(capsys, nvm, nvm_store):
         assert "clock set" in out and "brightness 30%" in out and "ANNA, BO, P3" in out
         assert cli.main(["push", "--port", rs.port, "--brightness", "35"]) == 2
         assert "brightness" in capsys.readouterr().err
-    from companion.core.appsettings import AppSettings
+    from companion.store.appsettings import AppSettings
 
     s = AppSettings.from_bytes(nvm_store(nvm).load_settings())
     assert s.names[:2] == ["ANNA", "BO"] and s.brightness == 30
@@ -223,17 +223,17 @@ def test_the_app_keeps_finished_games_with_date_and_names(simulate, nvm):
     pushed over the link are applied by the app."""
     import test_pull
 
-    from companion.app import App
-    from companion.core import records as envelopes
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
-    from companion.keeping import keep_record
+    from companion.app.keeping import keep_record
+    from companion.app.loop import App
+    from companion.store import records as envelopes
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.records import linkproto as lp
 
     sim = simulate("pico-display-pack", None, nvm, link=True)
     sim.hw.uid = hostlink.sim_uid(nvm)
     store = Store(sim.nvm)
-    from companion.menu import start
+    from companion.app.menu import start
 
     app = App(sim.hw, store, start, resume=False)
     names = AppSettings(60, True, ["ANNA", "BO", "CY", "P4", "P5", "P6", "P7"]).to_bytes()

@@ -99,7 +99,7 @@ def test_every_game_and_an_evening_fit_the_python_stack(profile, sizes):
         t.box.close()
     assert sorted({k for k, _w, _s in t.log}) == sorted(PLAYS)
     # the board's entry points were all seen, so each path was costed from code.py down
-    assert set(ABOVE) - {("companion/main.py", "run")} <= m.entries
+    assert set(ABOVE) - {("companion/app/main.py", "run")} <= m.entries
     check(m, "the games on {}".format(profile))
 
 
@@ -112,5 +112,5 @@ def test_every_heap_flow_fits_the_python_stack(profile, sizes, tmp_path):
             keys = " ".join(k for _s, k, _t in flow["steps"] if k)
             sim = Simulator(profile, nvm_path=str(tmp_path / "nvm{}.bin".format(i)))
             sim.run_script(keys + " wait:500")
-    assert ("companion/main.py", "run") in m.entries
+    assert ("companion/app/main.py", "run") in m.entries
     check(m, "the heap flows on {}".format(profile))

@@ -38,7 +38,7 @@ def test_go_on_more_points_back_and_undo(profile, simulate, nvm):
         g.apply(a)
     sim = simulate(profile, RACE2 + " ".join(words), nvm)
     assert sim.texts()[:2] == ["P2's last", "15"]  # P1 has 30: the round is played out
-    from companion.core.store import Store
+    from companion.store.store import Store
     from shared_rules import games
 
     assert games.from_bytes(Store(sim.nvm).load_game()[1]).actions() == g.actions()

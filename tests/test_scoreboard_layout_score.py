@@ -12,7 +12,7 @@ NAMES = ["ANNABELL", "BARTHOLO", "CORNELIA", "DEMETRIU", "EVANGELI", "FLORENTI",
 
 def with_names(nvm_store, nvm):
     """The nvm file, its Settings holding the seven longest names."""
-    from companion.core.appsettings import AppSettings
+    from companion.store.appsettings import AppSettings
 
     nvm_store(nvm).save_settings(AppSettings(names=NAMES).to_bytes())
     return nvm

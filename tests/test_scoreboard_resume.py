@@ -9,7 +9,7 @@ BAD = b"\x01\x07\x01\x02\x00\x00\x05\x00\x00"  # framed like a record, fails its
 @pytest.mark.parametrize("game_id, keys", [("days_score", "wait:3000 back next*4 ok ok"),
                                            ("battle_race", "wait:3000 back next*3 ok ok")])
 def test_unreadable_save_resumed_from_the_list(game_id, keys, simulate, nvm, nvm_store):
-    from companion.core.store import KIND_CRASH
+    from companion.store.store import KIND_CRASH
 
     nvm_store(nvm).save_game(game_id, BAD)
     # Back at "Resume game?" keeps the save; the game's entry; Resume

@@ -4,7 +4,7 @@ CircuitPython's displayio refuses to put a layer into a group while it is in one
 into the slot it holds (shared-module/displayio/Group.c: set/insert/append call _add_layer
 first), and a display's root slot counts as a group (display_core.c). The simulator enforces
 that (host/lunchbox/sim/strict.py); these tests check the rules themselves, the app's screen
-stack (firmware/companion/app.py), and every way a game ends through the buttons: a Let's Do
+stack (firmware/companion/app/loop.py), and every way a game ends through the buttons: a Let's Do
 Lunch match, and the Game over dialog of each table scoreboard, with New game, Menu and Back,
 on both displays."""
 
@@ -155,7 +155,7 @@ def test_a_vectorio_shape_is_in_one_group_at_most(dio):
 def test_a_label_is_a_group_like_any_other(dio):
     import terminalio
 
-    from companion.textlabel import Label
+    from companion.screen.textlabel import Label
 
     lab = Label(terminalio.FONT, text="one\ntwo")  # its rows go in and out by pop and []
     lab.text = "a much longer line\nx"
@@ -217,8 +217,8 @@ class Probe:
 
 
 def stack_app(simulate):
-    from companion.app import App
-    from companion.core.store import Store
+    from companion.app.loop import App
+    from companion.store.store import Store
 
     sim = simulate("pico-display-pack", None)
     log = []
@@ -255,7 +255,7 @@ def test_a_covered_list_lets_its_widgets_go_and_comes_back_as_it_was(dio, simula
     while another screen is over it, and is the same list when it is the top again: the
     same rows, the same row selected, scrolled as it was; one that is not marked keeps its
     widgets. Its rows asked for while covered wait for its return."""
-    from companion.screens import ListScreen
+    from companion.screen.screens import ListScreen
 
     sim, app, log = stack_app(simulate)
 
@@ -315,14 +315,14 @@ def test_what_runs_after_a_pop_comes_before_the_screen_below_is_shown(dio, simul
 # ---- every game's end through the buttons ------------------------------------------------
 
 def crashes(sim_or_nvm):
-    from companion.core.store import KIND_CRASH, Store
+    from companion.store.store import KIND_CRASH, Store
 
     return [r for r in Store(sim_or_nvm).records() if r[1] == KIND_CRASH]
 
 
 def kept(nvm):
     """The finished games' records."""
-    from companion.core.store import KIND_FINISHED, KIND_GAME, Store
+    from companion.store.store import KIND_FINISHED, KIND_GAME, Store
 
     return [r for r in Store(nvm).records() if r[1] in (KIND_FINISHED, KIND_GAME)]
 

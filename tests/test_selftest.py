@@ -1,8 +1,8 @@
-"""Settings > Check the box (companion/selftest.py) in the simulator, on both displays, through
-its buttons: each press named with its pin, the screen's test pattern with the rotation that
+"""Settings > Check the box (companion/settings/selftest.py) in the simulator, on both displays,
+through its buttons: each press named with its pin, the screen's test pattern with the rotation that
 turns it over, the LEDs lit in turn (even when Settings switched them off), the box's figures,
 and Back to Settings with the LEDs as Settings has them. The same figures over the data link
-(core/link.py CHECK, core/boxcheck.py). Its layout: tests/test_layout_check.py."""
+(app/link.py CHECK, settings/boxcheck.py). Its layout: tests/test_layout_check.py."""
 
 import re
 
@@ -106,7 +106,7 @@ def test_the_box_page_on_a_battery(profile, simulate, tmp_path):
 
 def test_the_box_figures(profile, simulate):
     """core/boxcheck.readings, as the Box page and the link's CHECK give them."""
-    from companion.core.boxcheck import encode, readings
+    from companion.settings.boxcheck import encode, readings
     from lunchbox.sim.hw import SimSupply
 
     r = dict(readings("0.1.0", profile, None))
@@ -124,8 +124,8 @@ def test_the_box_figures(profile, simulate):
 
 def test_the_link_answers_check(profile, tmp_path):
     """A CHECK frame gets the box's figures back, as "key=value" lines (lunchbox doctor)."""
-    from companion.core import link
-    from companion.core.store import Store
+    from companion.app import link
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm, SimSupply
 
     server = link.LinkServer(Store(FileNvm(str(tmp_path / "nvm.bin"))), "0.1.0", profile)

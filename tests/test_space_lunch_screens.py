@@ -89,7 +89,7 @@ def test_complete_solo_games_follow_the_engine_at_every_key(difficulty, profile,
             assert "You win" in end and "triplets" in end
         else:
             assert "Automa wins" in end
-        from companion.core.store import Store
+        from companion.store.store import Store
 
         store = Store(sim.nvm)
         assert store.load_game() == ("space_lunch", games.record(p.game))
@@ -109,7 +109,7 @@ def test_dealt_mode_needs_only_ok(difficulty, profile, run):
     assert set(p.words[1 + p.setup:]) == {"ok"}  # after the menu: nothing but OK
     texts = [t for shot in sim.captures for t in shot["texts"]]
     assert any(t.startswith("Put ") for t in texts)
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
     assert records and records[-1].endswith(games.record(p.game))
@@ -134,8 +134,8 @@ def test_the_board_comes_before_the_coupon_ratings(profile, run, monkeypatch):
     such a turn draws its board first ("Thinking...", no cursor yet, the LEDs already red),
     then the advice and the cursor on the suggested stop in the same pass; and a press made
     meanwhile acts on the suggestion, as when the hints came at once."""
-    from companion import display
     from companion.games.space_lunch import solo
+    from companion.screen import display
     from lunchbox.sim.inspect import texts
 
     frames = []
@@ -167,7 +167,7 @@ def test_the_board_comes_before_the_coupon_ratings(profile, run, monkeypatch):
     screen.key = -1
     screen.show()
     assert screen.rated is not None and screen.key == key
-    screen.on_button(2, 0)  # OK (core.buttons.OK, a short press)
+    screen.on_button(2, 0)  # OK (app.buttons.OK, a short press)
     assert screen.rated is None
     assert screen.options is not None  # the coupon menu: the suggested stop was taken
     assert screen.options[screen.sel][1] == "hot"
@@ -236,7 +236,7 @@ def test_the_automa_turn_says_what_it_takes(profile, run):
     c = e.automa_cell()
     sim = run(profile, " ".join(_prefix(p, 11)))
     t = sim.texts()
-    from companion.core.text import fit
+    from companion.screen.text import fit
     from shared_rules.space_lunch.actions import where
 
     # the longest phrasing the title bar has room for, whole; the colour display's line
@@ -285,7 +285,7 @@ def test_undo_in_the_middle_of_each_input(profile, run):
     words = _prefix(p, n) + ["long:back"] * 3
     rest = p.words[p.counts.index(n - 3) + 1:]
     sim = run(profile, " ".join(words + rest))
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
     assert records and records[-1].endswith(games.record(p.game))
@@ -309,7 +309,7 @@ def test_the_end_new_game_menu_and_undo(profile, run, nvm):
     # undo from the end: the last action taken back, the game saved again
     sim = run(profile, end + " long:back", nvm)
     assert sim.app().top.game.actions() == p.game.actions()[:-1]
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     assert Store(sim.nvm).load_game() is not None
 
@@ -352,7 +352,7 @@ def test_power_cut_in_a_save_resumes_to_a_saved_state(profile, run, cut_saves):
         got = game.actions()
         assert got == want[:len(got)], (cut, got)
         # the last action saved before this write is never lost
-        from companion.core.store import Store
+        from companion.store.store import Store
 
         old = Store(bytearray(before)).load_game()
         if old is not None:

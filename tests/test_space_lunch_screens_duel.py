@@ -120,7 +120,7 @@ def test_two_player_games_follow_the_engine_at_every_key(seed, profile, simulate
         assert "P{} wins".format(e.winner + 1) in end
     assert {"triplets": "three triplets", "doubles": "more pairs", "coupon": "coupon unused",
             "beverages": "tie: drinks", "shared": "tied all the way"}[e.reason] in end
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     records = [bytes(r[2]) for r in Store(sim.nvm).records() if r[1] in (1, 3)]
     assert records and records[-1].endswith(games.record(p.game))
@@ -142,8 +142,8 @@ def test_forced_return_screen(profile, simulate):
     # the panel in words: on colour both players' sets, coupon and drinks, then the table's;
     # on the OLED the player to move (named on top): their sets, the deck
     e = games.replay(games.record(p.game), n).engine  # the table at the return
-    from companion.core.text import count
     from companion.games.space_lunch.duel import drinks
+    from companion.screen.text import count
 
     mine = [count(e.triplets(0), "triplet"), count(e.pairs(0), "pair")]
     if profile == "pico-display-pack":

@@ -52,7 +52,7 @@ APPS = []
 
 @pytest.fixture(autouse=True)
 def track_apps(monkeypatch):
-    from companion import app as app_module
+    from companion.app import loop as app_module
 
     original = app_module.App.__init__
 
@@ -89,8 +89,8 @@ def clean(sim):
 
 
 def saved(nvm):
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
 
     return AppSettings.from_bytes(Store(FileNvm(nvm)).load_settings())
@@ -152,7 +152,7 @@ def test_the_new_game_list_starts_games_as_the_settings_say(profile, tmp_path, d
 
 
 def test_older_and_corrupt_settings_bytes(profile, tmp_path):
-    from companion.core.store import Store
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
 
     # settings written before the two switches: 60%, LEDs off, names; they read as the
@@ -220,7 +220,7 @@ def _cut_points(p):
 @pytest.mark.parametrize("difficulty", [0, 3])
 def test_a_dealt_card_comes_up_again_after_a_power_cut(difficulty, profile, tmp_path,
                                                       deal_seed):
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     p = _dealt_plan(difficulty, 70 + difficulty, deal_seed)
     want = games.record(p.game)

@@ -8,8 +8,8 @@ import random
 import pytest
 from _flash import FlashNVM
 
-from companion.core import mount, nvmlog, nvmscan, store
-from companion.core.store import Store
+from companion.store import mount, nvmlog, nvmscan, store
+from companion.store.store import Store
 from shared_rules import games
 
 
@@ -109,7 +109,7 @@ def older_firmware(monkeypatch):
     have let the one imported above go)."""
     import importlib
 
-    for module in (store, importlib.import_module("companion.core.mount")):
+    for module in (store, importlib.import_module("companion.store.mount")):
         monkeypatch.setattr(module, "VERSION", 1)
 
 
@@ -249,7 +249,7 @@ def test_make_room_never_raises(monkeypatch):
 def test_room_for_whole_space_lunch_games():
     """main.GAME_ROOM: the saves of a whole Space Lunch game (solo or two players), its
     record and the cleared save, appended without a compaction (bench/nvm_store.py)."""
-    from companion.main import GAME_ROOM
+    from companion.app.main import GAME_ROOM
 
     rng = random.Random(12)
     worst = 0

@@ -10,8 +10,8 @@ import random
 import pytest
 from _flash import FlashNVM, PowerCut
 
-from companion.core import nvmlog, store
-from companion.core.store import Store
+from companion.store import nvmlog, store
+from companion.store.store import Store
 from shared_rules.rng import Rng
 
 LOST_GAME_MSGS = {store.MSG_CUT_GAME, store.MSG_CUT, store.MSG_BLANK, store.MSG_FOREIGN,

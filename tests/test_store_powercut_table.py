@@ -13,9 +13,9 @@ import copy
 import pytest
 from _flash import FlashNVM, PowerCut
 
-from companion.core import nvmlog, nvmscan, store
-from companion.core.appsettings import AppSettings
-from companion.core.store import Store
+from companion.store import nvmlog, nvmscan, store
+from companion.store.appsettings import AppSettings
+from companion.store.store import Store
 
 NAMES = ["ANNA", "BO", "CY", "DEE", "ED", "FAY", "GUS"]  # as tests/playthrough.py pushes them
 SETTINGS = AppSettings(names=list(NAMES)).to_bytes()

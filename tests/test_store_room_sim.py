@@ -1,5 +1,5 @@
 """Room at a game's start, through the simulator (the same path as the board's fresh VM for
-each game: companion/main.py, hwbase.Relaunch): opening a game compacts a sector that has
+each game: companion/app/main.py, hwbase.Relaunch): opening a game compacts a sector that has
 less than main.GAME_ROOM free, before the game is built; the menu alone does not."""
 
 import os
@@ -9,8 +9,8 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from _flash import FlashNVM
 
-from companion.core.store import KIND_GAME, Store
-from companion.main import GAME_ROOM
+from companion.app.main import GAME_ROOM
+from companion.store.store import KIND_GAME, Store
 from lunchbox.sim import Simulator  # after the SDL settings
 
 
@@ -57,7 +57,7 @@ def test_settings_and_records_lost_fit_the_message_screen(tmp_path):
     import pytest
     from _flash import PowerCut
 
-    from companion.core.store import MSG_CUT_SETTINGS_RECORDS
+    from companion.store.store import MSG_CUT_SETTINGS_RECORDS
 
     nvm = FlashNVM()
     s = Store(nvm)

@@ -7,7 +7,7 @@ setup_environment("headless")
 
 import terminalio  # noqa: E402
 
-from companion.textlabel import Label  # noqa: E402
+from companion.screen.textlabel import Label  # noqa: E402
 
 
 def tiles(row):

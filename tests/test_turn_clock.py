@@ -26,15 +26,15 @@ def deal_seed(monkeypatch):
 
 def setup(nvm, clock, deal=True, off=300):
     """Settings as a host would push them: the clock's byte (turn_clock/setting.py)."""
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
 
     Store(FileNvm(nvm)).save_settings(AppSettings(clock=clock, deal=deal, off=off).to_bytes())
 
 
 def saved_clock(nvm):
-    from companion.core.store import Store
+    from companion.store.store import Store
     from companion.turn_clock.state import TurnClock, unwrap
     from lunchbox.sim.hw import FileNvm
 
@@ -44,7 +44,7 @@ def saved_clock(nvm):
 
 
 def shown(sim):
-    from companion.ui import TitleBar
+    from companion.screen.ui import TitleBar
 
     view = TitleBar.clock
     return None if view is None or view.lab.hidden else view.lab.text
@@ -85,8 +85,8 @@ def test_counting_up(profile, tmp_path, simulate):
 
 
 def test_the_leds_in_the_last_minute_and_past_it(tmp_path, simulate):
+    from companion.screen.ui import TitleBar
     from companion.turn_clock.setting import CHESS, make_setting
-    from companion.ui import TitleBar
 
     nvm = str(tmp_path / "nvm.bin")
     setup(nvm, make_setting(CHESS, 1, 0))  # a minute each: the last minute from the start
@@ -152,7 +152,7 @@ def test_nothing_of_the_clock_is_loaded_while_it_is_off(profile, tmp_path, monke
     for name in ("companion.turn_clock.clocks", "companion.turn_clock.state",
                  "companion.turn_clock.setting"):
         assert name not in sys.modules, name
-    from companion.core.store import Store
+    from companion.store.store import Store
     from lunchbox.sim.hw import FileNvm
     from shared_rules.protocol import FORMAT
 
@@ -167,7 +167,7 @@ def test_history_stats_and_exports_over_timed_and_untimed_records(tmp_path, caps
     import linkloop
     import test_pull
 
-    from companion.core import records
+    from companion.store import records
     from companion.turn_clock.state import timed
     from lunchbox import cli
     from lunchbox.records import db as dbmod

@@ -47,8 +47,8 @@ class Watch(Simulator):
         self.problems = []
 
     def capture(self, path):
-        from companion.core.text import fit
-        from companion.ui import TitleBar
+        from companion.screen.text import fit
+        from companion.screen.ui import TitleBar
 
         view = TitleBar.clock
         seen = SEEN.setdefault(self.key, [0, 0, 0])
@@ -87,7 +87,7 @@ class Watch(Simulator):
 
 
 def self_top(sim):
-    from companion.ui import TitleBar
+    from companion.screen.ui import TitleBar
 
     return TitleBar.clock.app.top
 
@@ -96,8 +96,8 @@ def self_top(sim):
 @pytest.mark.parametrize("game,start,words", GAMES, ids=[g[0] for g in GAMES])
 def test_the_clock_covers_nothing_and_cuts_nothing(game, start, words, profile, names,
                                                      tmp_path):
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from companion.turn_clock.setting import COUNT_UP, make_setting
     from lunchbox.sim.hw import FileNvm
 

@@ -11,7 +11,7 @@ FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 HEAVY = ("companion.turn_clock.view", "companion.turn_clock.start",
          "companion.turn_clock.corner", "companion.turn_clock.rare", "companion.turn_clock.state",
          "companion.turn_clock.statebytes", "companion.turn_clock.setting",
-         "companion.core.catalog", "companion.ui")
+         "companion.app.catalog", "companion.screen.ui")
 
 
 def test_the_apps_start_loads_only_the_light_part():
@@ -32,7 +32,7 @@ def test_what_starts_a_clock_is_let_go_unless_it_was_loaded_before(monkeypatch):
         monkeypatch.setitem(sys.modules, name, mod)
     let_go("pkg.once")  # a PC keeps them: the tests share the modules
     assert "pkg.once" in sys.modules
-    from companion import unload
+    from companion.app import unload
 
     monkeypatch.setattr(unload, "UNLOAD", True)  # as on the device
     let_go("pkg.once")

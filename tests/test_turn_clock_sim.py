@@ -65,7 +65,7 @@ def run(profile, script, nvm):
 
 def saved(nvm):
     """``(clock, record)`` of the game saved in the nvm file (turn_clock/state.py)."""
-    from companion.core.store import Store
+    from companion.store.store import Store
     from companion.turn_clock.state import TurnClock, unwrap
     from lunchbox.sim.hw import FileNvm
 
@@ -78,7 +78,7 @@ def saved(nvm):
 
 def clock_text(sim):
     """The clock's text on screen (its own layer, between the screen and the toast)."""
-    from companion.ui import TitleBar
+    from companion.screen.ui import TitleBar
 
     view = TitleBar.clock
     assert view is not None, "no clock on screen"
@@ -87,8 +87,8 @@ def clock_text(sim):
 
 
 def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
-    from companion.core.appsettings import AppSettings
-    from companion.core.store import Store
+    from companion.store.appsettings import AppSettings
+    from companion.store.store import Store
     from companion.turn_clock.state import CHESS
     from lunchbox.sim.hw import FileNvm
 
@@ -139,7 +139,7 @@ def test_chess_clock_pause_power_cut_and_history(profile, tmp_path, capsys):
     store = Store(FileNvm(nvm))
     end = store.load_game()  # the game is over: saved only while its end is shown
     assert end is None or end[1].endswith(plan.to_bytes())
-    from companion.core.records import KIND_GAME, open_envelope
+    from companion.store.records import KIND_GAME, open_envelope
     from companion.turn_clock.envelope import untimed
 
     kept = [r for r in store.records() if r[1] == KIND_GAME]

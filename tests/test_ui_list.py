@@ -22,8 +22,8 @@ class _Driver:
 
 
 def _menu(kind, w, h, items, selected=0):
-    from companion import display
-    from companion.ui import ListMenu
+    from companion.screen import display
+    from companion.screen.ui import ListMenu
 
     d = display.make(kind, _Driver(w, h), w, h)
     return d, ListMenu(d, items, selected=selected)

@@ -1,10 +1,10 @@
 """A display for MicroPython: the displayio tree drawn whole into a panel's framebuffer.
 
-``FramebufferDisplay(panel)`` is what companion/display.py wraps as its driver on MicroPython.
-A refresh draws the root group into ``panel.buffer`` with framebuf (the background, then every
-layer in list order: fill_rect for shapes, boxes and text drawn larger, blit with a palette
-for other tiles and glyphs) and sends it with ``panel.show()``, once. The panel (the board
-layer's) gives:
+``FramebufferDisplay(panel)`` is what companion/screen/display.py wraps as its driver on
+MicroPython. A refresh draws the root group into ``panel.buffer`` with framebuf (the
+background, then every layer in list order: fill_rect for shapes, boxes and text drawn larger,
+blit with a palette for other tiles and glyphs) and sends it with ``panel.show()``, once. The
+panel (the board layer's) gives:
 
 - ``width``, ``height``; ``format``: "P8" (a byte a pixel, a pen index: framebuf.GS8),
   "P4" (half a byte a pixel, the first pixel of two in the high half: framebuf.GS4_HMSB, as

@@ -1,6 +1,6 @@
 """terminalio for MicroPython: FONT, CircuitPython's built-in 6x12 font (Terminus).
 
-What companion/textlabel.py asks of a font: ``bitmap`` (a sheet of glyph tiles, printable
+What companion/screen/textlabel.py asks of a font: ``bitmap`` (a sheet of glyph tiles, printable
 ASCII in code order, so a character's tile is ord(c) - 32), ``get_bounding_box()`` and
 ``get_glyph(codepoint)``. The glyphs are bytes objects made by tests/mp/render/make_font.py:
 12 bytes a glyph (a byte a row, the left pixel in the top bit: framebuf's MONO_HLSB), and the

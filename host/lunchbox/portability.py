@@ -5,7 +5,7 @@ check enforces what it would let through (ARCHITECTURE.md, "Portability rules").
 names file, line and rule. A line that is fine despite a finding says so with a trailing
 ``# portable: ok <why>`` comment.
 
-    python -m lunchbox.portability shared_rules firmware/companion/core
+    python -m lunchbox.portability shared_rules firmware/companion/store
 """
 
 import ast

@@ -7,10 +7,10 @@ CPython and on a littlefs image)."""
 import os
 
 from _harness import raises
-from companion.core import filestore
-from companion.core.crc32 import crc32
-from companion.core.filestore import MSG_FULL, FileStore
-from companion.core.saveformat import MSG_BLANK
+from companion.store import filestore
+from companion.store.crc32 import crc32
+from companion.store.filestore import MSG_FULL, FileStore
+from companion.store.saveformat import MSG_BLANK
 
 _made = [0]
 

@@ -2,8 +2,7 @@
 fitting. Runs on CPython and on MicroPython (the lane)."""
 
 from _harness import raises
-from companion.core import settings
-from companion.core.buttons import (
+from companion.app.buttons import (
     BACK,
     LONG,
     NEXT,
@@ -17,7 +16,8 @@ from companion.core.buttons import (
     button_id,
     ticks_diff,
 )
-from companion.core.text import fit, wrap
+from companion.board import settings
+from companion.screen.text import fit, wrap
 
 # What lunchbox.hardware.profiles.render_settings writes for the two reference builds.
 DISPLAY_PACK = """LUNCHBOX_PROFILE = "pico-display-pack"
@@ -298,7 +298,7 @@ def test_turn_clock_texts():
 
 
 def test_clock_setting_byte():
-    from companion.core.appsettings import AppSettings
+    from companion.store.appsettings import AppSettings
     from companion.turn_clock.setting import CHESS, COUNT_UP, make_setting, setting
 
     default = AppSettings().to_bytes()
@@ -320,7 +320,7 @@ def test_clock_setting_byte():
 
 
 def test_envelope_with_the_times_and_without():
-    from companion.core import records
+    from companion.store import records
     from companion.turn_clock.envelope import untimed
     from companion.turn_clock.state import timed
 

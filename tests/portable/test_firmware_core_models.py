@@ -2,9 +2,9 @@
 crash payload (the data link: test_link.py). Runs on CPython and on MicroPython (the lane)."""
 
 from _harness import raises
-from companion.core.appsettings import MAX_PLAYERS, AppSettings
-from companion.core.records import crash_payload
 from companion.games.aqua_brunch.calc_state import CARDS, AquaCalc
+from companion.store.appsettings import MAX_PLAYERS, AppSettings
+from companion.store.records import crash_payload
 
 
 def test_settings_round_trip():

@@ -2,7 +2,7 @@
 match beside it, and the envelope names the seats the device plays; on CPython and on real
 MicroPython (the device's rules and envelope code)."""
 
-from companion.core import records
+from companion.store import records
 from shared_rules import games
 from shared_rules.rng import Rng
 

@@ -4,10 +4,10 @@ MicroPython lane; tests/test_link.py adds the hypothesis fuzz and the host side.
 
 from _flash import FlashNVM
 
-from companion.core import link
-from companion.core.appsettings import AppSettings
-from companion.core.link import FrameReader, LinkServer, frame
-from companion.core.store import Store
+from companion.app import link
+from companion.app.link import FrameReader, LinkServer, frame
+from companion.store.appsettings import AppSettings
+from companion.store.store import Store
 from shared_rules.rng import Rng
 
 UID = b"\xe6\x61\x41\x04\x03\x2b\x52\x2c"

@@ -1,7 +1,7 @@
-"""The finished-game envelope (companion/core/records.py). CPython and the MicroPython lane."""
+"""The finished-game envelope (companion/store/records.py). CPython and the MicroPython lane."""
 
 from _harness import raises
-from companion.core import records
+from companion.store import records
 
 
 def test_envelope_round_trip():
@@ -39,13 +39,13 @@ def test_seats_from_the_record_header():
 def _store():
     from _flash import FlashNVM
 
-    from companion.core.store import Store
+    from companion.store.store import Store
 
     return Store(FlashNVM(4096))
 
 
 def test_room_counts_down_to_a_drop_and_the_warning_says_so():
-    from companion.core.catalog import about
+    from companion.app.catalog import about
 
     s = _store()
     rec = bytes(about("lets_do_lunch")["record_bytes"])  # a typical record, as measured
@@ -75,7 +75,7 @@ def test_nearly_full_message_and_crashes_do_not_count_as_games():
     s = _store()
     s.append_record(records.KIND_CRASH, b"x")
     assert s.waiting() == 0
-    from companion.core.catalog import about
+    from companion.app.catalog import about
 
     size = about("aqua_brunch")["record_bytes"]
     while s.room(size) >= records.NEARLY_FULL:
@@ -89,7 +89,7 @@ def test_a_full_store_warns_that_the_game_will_not_be_kept():
     and refuses the new one: the warning before a game says which (core/records.warning)."""
     import test_filestore as fst
 
-    from companion.core.filestore import FileStore
+    from companion.store.filestore import FileStore
 
     root = fst.fresh_root()
     s = FileStore(root)

@@ -2,10 +2,10 @@
 two settings that time them: on CPython and on MicroPython (the lane)."""
 
 from _harness import raises
-from companion.core.appsettings import DIM_S, OFF_S, AppSettings
-from companion.core.buttons import BACK, NEXT, OK, ticks_diff
+from companion.app.buttons import BACK, NEXT, OK, ticks_diff
 from companion.power.charge import percent
 from companion.power.idle import AWAKE, DIM, LOW, OFF, Idle
+from companion.store.appsettings import DIM_S, OFF_S, AppSettings
 
 
 def run(idle, start, stop, step=10):

@@ -73,7 +73,7 @@ def test_wheel_offers_only_the_card_that_comes_back_from_under_the_deck():
 
 def test_opening_and_prompts():
     g = Solo(EASY)
-    # phrasings, longest first: the title bar shows the first that fits (core.text.fit)
+    # phrasings, longest first: the title bar shows the first that fits (screen.text.fit)
     assert V.opening(g) and V.card_prompt(g) == ("Card 1 of 9: top left", "Card 1 of 9")
     for t in OPENING[:4]:
         g.apply(t)

@@ -5,9 +5,9 @@ tests/test_store_powercut.py)."""
 from _flash import FlashNVM, PowerCut
 
 from _harness import raises
-from companion.core import nvmlog, store
-from companion.core.crc32 import CHECK, crc32, crc32_pure
-from companion.core.store import Store
+from companion.store import nvmlog, store
+from companion.store.crc32 import CHECK, crc32, crc32_pure
+from companion.store.store import Store
 from shared_rules.rng import Rng
 
 

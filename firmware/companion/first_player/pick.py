@@ -11,8 +11,8 @@ The seat is drawn before the spin starts, from the device's own randomness (``rn
 the project's PRNG, uniform by rejection (shared_rules/_compat.py); the spin only shows it.
 """
 
-from ..core.buttons import BACK, LONG, ticks_diff
-from ..core.text import fit
+from ..app.buttons import BACK, LONG, ticks_diff
+from ..screen.text import fit
 
 SEED = [None]  # tests set the picks' seed here; the device uses its own randomness
 MIN_STEPS = 12  # the spin goes round at least this many seats, whatever the table
@@ -36,7 +36,7 @@ def rng(app):
 def release():
     """Drop the pick's modules, and their package, once no pick is on screen (on the
     device)."""
-    from ..unload import forget
+    from ..app.unload import forget
 
     forget("companion.first_player.screen", __name__, "companion.first_player")
 

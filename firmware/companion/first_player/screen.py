@@ -1,9 +1,9 @@
 """The main menu's "First player": how many play, then a fair pick among them with the names
 spinning and the LEDs sweeping to the seat (pick.py). Loaded only while it is open."""
 
-from ..core.buttons import BACK, LONG, OK
-from ..core.text import fit
-from ..screens import ListScreen
+from ..app.buttons import BACK, LONG, OK
+from ..screen.screens import ListScreen
+from ..screen.text import fit
 from .pick import Spin, release, rng
 
 COUNTS = (2, 3, 4, 5, 6)  # the tables it picks for

@@ -5,4 +5,4 @@
 #   charge.py   the charge a LiPo's voltage means (portable; loaded on a battery only)
 #   battery.py  the gauge in the title bar and the low-battery warning (displayio; loaded
 #               the first time the box runs on its battery)
-# The panel's own power-on at boot is the display's: companion/panelwake.py.
+# The panel's own power-on at boot is the display's: companion/board/panelwake.py.

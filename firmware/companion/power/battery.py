@@ -7,7 +7,7 @@ small bitmap is the whole gauge (a cell outline and its fill).
 
 import displayio
 
-from ..ui import TitleBar
+from ..screen.ui import TitleBar
 from .idle import LOW
 
 # LOW leaves hours: hardware/README.md. The toast's two lines break where the words do.

@@ -1,6 +1,6 @@
 # The turn clock on the game screens (docs/records.md, "The turn clock"). Imported only when
 # the clock is on in Settings, or the saved game has one: a game without it carries none of
-# this; app.py asks ``app.clock`` (a Clocks) at a few points and the screens know nothing of
+# this; app/loop.py asks ``app.clock`` (a Clocks) at a few points and the screens know nothing of
 # it. Comments rather than docstrings: the heap bench counts docstrings.
 #
 # In parts, for the heap of a game's VM (docs/firmware.md): this module (the app's start:
@@ -26,7 +26,7 @@
 #   pause, when the screen goes off or the game is left, and every 30 s while it runs, so a
 #   power cut loses at most those 30 s. Its times go into the game's record (``timed``).
 
-from ..core.buttons import LONG, OK
+from ..app.buttons import LONG, OK
 from .saves import Saves, let_go
 
 SAVE_MS = 30000  # a running clock is saved this often between moves (docs/records.md: wear)
@@ -34,12 +34,12 @@ HOLD_MS = 1300  # a scoreboard: OK held this long past the long press pauses ins
 # what only starts a clock (start.py, the games' catalog, Settings' byte, the reading
 # of a saved clock): let go after
 RARE = "companion.turn_clock.rare"  # (as view.RARE) its now-and-then part: let go after use
-_ONCE = ("companion.turn_clock.start", "companion.core.catalog", "companion.turn_clock.setting",
+_ONCE = ("companion.turn_clock.start", "companion.app.catalog", "companion.turn_clock.setting",
          "companion.turn_clock.statebytes")
 
 
 class Clocks:
-    # ``app.clock`` while a clock may be about (app.py makes it at the start, Settings > Clock
+    # ``app.clock`` while a clock may be about (app/loop.py makes it at the start, Settings > Clock
     # when it is turned on): it gives each game screen that becomes the top its Clock, takes
     # it back when the game is left, and the saves go through it (state.py: Saves).
 

@@ -8,7 +8,7 @@ from .statebytes import MAX_SEATS, get_num
 def untimed(payload):
     """``(format 1 envelope, times)`` of a kept game's envelope: format 2 gives its times (a
     ``(seconds, turns)`` for each seat) and the envelope without them, anything else is as it
-    was with times None (core/records.py reads the envelope). ValueError when a format 2
+    was with times None (store/records.py reads the envelope). ValueError when a format 2
     envelope is cut short."""
     if not payload or payload[0] != 2:
         return payload, None

@@ -4,7 +4,7 @@ game started after a change has the new clock; a game saved with a clock keeps i
 
 # Imported when one of the rows is opened and let go with Settings.
 
-from ..screens import ItemPicker
+from ..screen.screens import ItemPicker
 from .setting import BONUS_S, CHESS, CLOCK_MIN, COUNT_UP, make_setting, setting
 
 
@@ -31,6 +31,6 @@ def choose(app, bonus):
         if s.clock & 3 and app.clock is None:
             from .clocks import Clocks
 
-            Clocks(app)  # the next game has a clock (app.py makes it at start-up too)
+            Clocks(app)  # the next game has a clock (app/loop.py makes it at start-up too)
 
     app.push(ItemPicker(app, "Clock bonus" if bonus else "Turn clock", words, at, done))

@@ -2,8 +2,8 @@
 # pause, going on, a scoreboard's pass), the game's end and record, the game left. Imported
 # for that and let go after (view.RARE), so a game's VM holds it only for the moment.
 
-from ..core.buttons import OK, ticks_diff
-from ..ui import TitleBar
+from ..app.buttons import OK, ticks_diff
+from ..screen.ui import TitleBar
 from .state import NONE
 
 MSG_PAUSED = "Clock paused: hold OK to go on"
@@ -36,7 +36,7 @@ def now_and_then(view, now, hold_ms):
     if tc.seat != NONE and view.screen.game.is_terminal():
         stop(view)  # over, shown on the game's own screen: nothing runs
     if view.hold is not None:
-        if app.buttons._down[OK] is None:  # let go (core/buttons.py): the next player's
+        if app.buttons._down[OK] is None:  # let go (app/buttons.py): the next player's
             view.hold = None
             tc.turn(tc.next_seat(), now, ticks_diff)
             app.notify("Clock: " + app.settings.names[tc.seat])

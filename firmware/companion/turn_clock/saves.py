@@ -65,10 +65,10 @@ class Saves:
 
 
 def let_go(name, had=()):
-    # Drop module ``name`` on the device (companion/unload.py): the clock's parts that only
+    # Drop module ``name`` on the device (companion/app/unload.py): the clock's parts that only
     # start it or do something now and then; not one in ``had`` (loaded before, by someone
     # else).
     if name not in had:
-        from ..unload import forget
+        from ..app.unload import forget
 
         forget(name)

@@ -1,7 +1,7 @@
-"""The turn clock's Settings byte (portable; core/appsettings.py keeps it as it is, 0: off):
+"""The turn clock's Settings byte (portable; store/appsettings.py keeps it as it is, 0: off):
 bits 0-1 the mode (1 count up, 2 chess clock), bits 2-5 the chess minutes and bits 6-7 the
 bonus a turn, each as its index in CLOCK_MIN / BONUS_S (the first of each stored as 0;
-core/appsettings.py checks the byte against these: 10 times)."""
+store/appsettings.py checks the byte against these: 10 times)."""
 
 from shared_rules._compat import const
 

@@ -11,7 +11,7 @@ def attach(clocks, screen, had):
     # recorded game (the strength calculator keeps an Aqua Brunch id and is no registry game).
     # ``had``: the modules loaded before (clocks.py), kept; the others let go as
     # soon as they are done with, so that the clock's own code comes into the most room.
-    from ..core.catalog import about, index
+    from ..app.catalog import about, index
 
     app = screen.app
     game = screen.game
@@ -20,7 +20,7 @@ def attach(clocks, screen, had):
     table = row is not None and bool(row.get("parent"))  # a scoreboard: passed on by hand
     off = row is None or row.get("recorded") is False
     del about, index, row
-    let_go("companion.core.catalog", had)  # the game plays on without it
+    let_go("companion.app.catalog", had)  # the game plays on without it
     if off:
         return
     from .state import NONE, TurnClock

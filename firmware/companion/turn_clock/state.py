@@ -17,7 +17,7 @@
 #
 # A saved game with a clock is SAVED, the state's length, the state, the game's record
 # (saves.py: ``wrap`` / ``unwrap``, ``Saves`` the store as the screens see it). A finished
-# game's envelope with the times (core/records.py's format 1 as format 2, ``timed``) has,
+# game's envelope with the times (store/records.py's format 1 as format 2, ``timed``) has,
 # after the names, the number of seats timed and each one's seconds and turns as numbers
 # (envelope.py reads it).
 
@@ -157,7 +157,7 @@ def text(ms, mode, short=False):
 
 
 def timed(env, times):
-    # the format 2 envelope: env (format 1, core/records.py) with times (statebytes.py)
+    # the format 2 envelope: env (format 1, store/records.py) with times (statebytes.py)
     from .statebytes import timed as with_times
 
     return with_times(env, times)

@@ -73,7 +73,7 @@ def record(c, now, diff):
 
 
 def timed(env, times):
-    # the format 2 envelope: env (format 1, core/records.py) with times, a (seconds, turns)
+    # the format 2 envelope: env (format 1, store/records.py) with times, a (seconds, turns)
     # a seat, after its names
     at = 6
     for _ in range(env[5]):

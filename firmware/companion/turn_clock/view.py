@@ -1,9 +1,9 @@
 # The turn clock of the game on screen (clocks.py says what it does): imported
 # when a game's screen with a clock first comes on top, after that screen is built.
 
-from ..core.buttons import ticks_diff
-from ..ui import TitleBar
-from ..ui import text as label
+from ..app.buttons import ticks_diff
+from ..screen.ui import TitleBar
+from ..screen.ui import text as label
 from .saves import let_go
 from .state import CHESS, NONE, WARN_MS, text, wrap
 

@@ -1,5 +1,5 @@
 """`lunchbox doctor`'s look through the data link: what the box says of itself, the figures of
-its Settings > Check the box (firmware/companion/core/boxcheck.py, the link's CHECK request),
+its Settings > Check the box (firmware/companion/settings/boxcheck.py, the link's CHECK request),
 so a first builder sees them on the computer too."""
 
 from ..errors import LunchboxError

@@ -22,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 # The CircuitPython libraries the firmware imports, by when they are needed. The one list to
 # edit when the firmware starts importing another library.
 LIBRARIES = {
-    "always": ("adafruit_ticks", "neopixel"),  # text: companion/textlabel.py, no library
+    "always": ("adafruit_ticks", "neopixel"),  # text: companion/screen/textlabel.py, no library
     "st7789": ("adafruit_st7789",),
     "ssd1306": ("adafruit_displayio_ssd1306",),
 }
@@ -39,7 +39,7 @@ BUILTIN = ("adafruit_pixelbuf", "alarm", "analogio", "array", "binascii", "bitma
 
 # The MicroPython board layer (mpfiles ships it): it imports machine, which CircuitPython has
 # not, and would only take room on CIRCUITPY.
-MICROPYTHON_ONLY = ("companion/hwmp.py",)
+MICROPYTHON_ONLY = ("companion/board/hwmp.py",)
 
 ASSET_SUFFIXES = (".py", ".json", ".bdf", ".pcf", ".bmp")  # .json: the games' descriptors
 ROOT_FILES = ("boot.py", "code.py")
@@ -132,7 +132,7 @@ def library_versions(files):
 
 def imported_names(source, module):
     """Every dotted name an import in ``source`` may refer to (``from a import b`` gives "a"
-    and "a.b"), relative imports resolved against ``module`` (e.g. "companion.ui" or
+    and "a.b"), relative imports resolved against ``module`` (e.g. "companion.screen.ui" or
     "companion" for a package's __init__). Imports inside functions and try blocks count."""
     try:
         tree = ast.parse(source)

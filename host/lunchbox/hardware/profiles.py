@@ -302,7 +302,7 @@ def _display(profile, uses, problems):
     return facts, dpins
 
 
-# the least width or height the firmware lays its screens out on (companion/core/settings.py
+# the least width or height the firmware lays its screens out on (companion/board/settings.py
 # refuses a smaller one at start-up: a profile must not get that far)
 MIN_SIDE = 32
 

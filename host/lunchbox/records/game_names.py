@@ -1,6 +1,6 @@
 """The names a person reads and types for every game a record can hold, from each game's
 descriptor (shared_rules/<game>/about.json: ``name``, ``aliases``, read through the device's
-own reader, companion/core/catalog.py): one table for the host's tables, plots and exports,
+own reader, companion/app/catalog.py): one table for the host's tables, plots and exports,
 and for `--game`.
 
 A scoreboard (docs/scoring.md) records under its own id; it is named as players say it, with
@@ -26,7 +26,7 @@ def firmware_path():
 
 def _catalog():
     firmware_path()
-    from companion.core import catalog
+    from companion.app import catalog
 
     return catalog
 

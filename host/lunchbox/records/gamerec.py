@@ -12,13 +12,13 @@ own. Which games are played in matches is their protocol class's to say (it has
 ``match_scores``), not this module's. Seats are named as the device names them
 (core/records.seat_names), older envelopes included.
 
-The envelope code is the device's own (firmware/companion/core/records.py), imported from the
+The envelope code is the device's own (firmware/companion/store/records.py), imported from the
 checkout the way the simulator imports the firmware.
 """
 
 import zlib
 
-# the ring record kinds of firmware/companion/core/store.py (tests/test_pull.py checks they agree)
+# the ring record kinds of firmware/companion/store/store.py (tests/test_pull.py checks they agree)
 KIND_RECORD, KIND_CRASH, KIND_GAME = 1, 2, 3
 
 
@@ -26,7 +26,7 @@ def device_records():
     from .game_names import firmware_path
 
     firmware_path()
-    from companion.core import records
+    from companion.store import records
 
     return records
 

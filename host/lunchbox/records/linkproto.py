@@ -1,5 +1,5 @@
 """The data-channel protocol, host side: frames, the incremental frame parser, and the
-encoding of each request and answer. The device's half is firmware/companion/core/link.py (a
+encoding of each request and answer. The device's half is firmware/companion/app/link.py (a
 separate, portable implementation; tests check the two agree). docs/records.md describes both.
 
     A5 5A  type  tag  length (2, big-endian)  payload  CRC-32 (4, big-endian, over type..payload)
@@ -112,7 +112,7 @@ class Parser:
                 if j < 0:
                     break
                 # a sync in garbage claimed the bytes of a good frame that is already
-                # whole: the claim is the damaged one (firmware core/link.py does the same)
+                # whole: the claim is the damaged one (firmware app/link.py does the same)
                 self.dropped += 1
                 del buf[:j]
                 progressed = True
@@ -248,7 +248,7 @@ def parse_error(p):
 
 
 def parse_check(p):
-    """{key: value} of a CHECK answer: the box's own figures (firmware/companion/core/
+    """{key: value} of a CHECK answer: the box's own figures (firmware/companion/settings/
     boxcheck.py), a "key=value" line each, ASCII."""
     try:
         text = bytes(p).decode("ascii")

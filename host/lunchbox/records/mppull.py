@@ -1,7 +1,7 @@
 """`lunchbox pull` from a MicroPython board: its records are files on its littlefs, read over
 the REPL (device.mpboard), stored in the same games database as the data channel's.
 
-On the board (companion/core/filestore.py keeps them; its docstring is the contract):
+On the board (companion/store/filestore.py keeps them; its docstring is the contract):
 /data/rec/NNNNNNNN.rec, NNNNNNNN (8 digits) the sequence number of the file's first record.
 A batch file is frames of b"LBR2" + seq (4 bytes) + kind (1) + payload length (2) + payload
 + CRC-32 of seq..payload (4), all big-endian, the numbers consecutive; a file of the firmware

@@ -2,7 +2,7 @@
 beats four buttons), and set its clock.
 
 The settings are read off the board, changed, checked with the board's own rules
-(companion/core/appsettings.py: the checks its Settings screens make) and sent back; the board
+(companion/store/appsettings.py: the checks its Settings screens make) and sent back; the board
 checks them again before it saves them, so a bad value is refused on both sides.
 """
 
@@ -13,7 +13,7 @@ from .link import data_ports, open_link
 
 def appsettings():
     device_records()  # puts the firmware checkout on sys.path
-    from companion.core import appsettings as a
+    from companion.store import appsettings as a
 
     return a
 

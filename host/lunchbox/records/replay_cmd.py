@@ -75,12 +75,12 @@ class SimScreen:
         from ..sim import Simulator
 
         self.sim = Simulator(profile, nvm_path=None, mode="headless")
-        # the game opens over this App, not in a fresh VM (companion/launch.py: an App built
+        # the game opens over this App, not in a fresh VM (companion/app/launch.py: an App built
         # by hand has no relaunch)
         self.sim.hw.relaunch = None
-        from companion import loader, menu
-        from companion.app import App
-        from companion.core.store import Store
+        from companion.app import loader, menu
+        from companion.app.loop import App
+        from companion.store.store import Store
 
         self.loader = loader
         self.app = App(self.sim.hw, Store(self.sim.nvm), menu.start, resume=False)

@@ -171,7 +171,7 @@ def _scale(text):
 
 
 def _relaunch(target):
-    from companion.hwbase import Relaunch
+    from companion.board.hwbase import Relaunch
 
     raise Relaunch(target)
 
@@ -342,7 +342,7 @@ def profile_settings(profile):
     from ..hardware import profiles
 
     text = profiles.render_settings(profiles.load_profile(profile))
-    from companion.core import settings
+    from companion.board import settings
 
     try:
         return settings.read(settings.parse_toml(text).get)
@@ -358,12 +358,12 @@ class Simulator:
                  link=False, store_factory=None, battery=None):
         setup_environment(mode)
         self.mode = mode
-        self.store_factory = store_factory  # tests: a stand-in for companion.core.store.Store
+        self.store_factory = store_factory  # tests: a stand-in for companion.store.store.Store
         self.cfg = profile_settings(profile)
         import displayio
 
-        from companion import display as displays
-        from companion.hwbase import Hardware
+        from companion.board.hwbase import Hardware
+        from companion.screen import display as displays
 
         from . import hw as sim_hw  # self.hw is the firmware's hw
 
@@ -422,7 +422,7 @@ class Simulator:
 
     def _boot(self):
         """Run the firmware until the run ends; a scripted power cut boots it again."""
-        from companion import main
+        from companion.app import main
 
         while True:
             self.starts += 1
@@ -634,11 +634,11 @@ BOOTED = "wait:3000 "  # the first-boot message has gone
 def shot_scripts():
     """``(file stem, key script from power-on)`` of every README screenshot: SHOTS, then each
     menu game's (game_shots), each game's script opening its menu row first (found by the
-    menu's order, core/catalog.py), so a game added or moved needs no script changed."""
+    menu's order, app/catalog.py), so a game added or moved needs no script changed."""
     from ..records.game_names import firmware_path
 
     firmware_path()
-    from companion.core.catalog import menu_games
+    from companion.app.catalog import menu_games
 
     out = [(stem, (BOOTED + keys).strip()) for stem, keys in SHOTS]
     rows = [g[0] for g in menu_games()]
@@ -654,7 +654,7 @@ def game_shots(game_id):
     import json
 
     import shared_rules
-    from companion.core import catalog
+    from companion.app import catalog
 
     out = [tuple(s) for s in catalog.about(game_id).get("shots") or ()]
     folders = [catalog.folder(i) for i in range(len(catalog.ROWS))]

@@ -2,8 +2,8 @@
 
 On the device ``terminalio.FONT`` is a fixed-width font whose glyphs all sit in one bitmap
 (``FONT.bitmap``), each glyph a tile of it (``get_glyph(cp).tile_index``); the firmware draws a
-line of text as one TileGrid over that bitmap (companion/textlabel.py). Blinka's stand-in loads
-the same terminal font but gives every glyph a bitmap of its own and no such sheet
+line of text as one TileGrid over that bitmap (companion/screen/textlabel.py). Blinka's stand-in
+loads the same terminal font but gives every glyph a bitmap of its own and no such sheet
 (``FONT.bitmap`` is a class there), so this builds the sheet from its glyphs and answers
 ``get_glyph`` as the device does.
 """

@@ -1,6 +1,6 @@
 """The simulator's hardware: a pygame-backed display, buttons fed from the keyboard or a script,
 a file standing in for nvm, a NeoPixel stand-in, a clock, a battery whose charge you set, and a
-pseudo-terminal as the USB data channel. Everything here is what ``companion.hwpico`` builds
+pseudo-terminal as the USB data channel. Everything here is what ``companion.board.hwpico`` builds
 from real parts on the Pico."""
 
 import os
@@ -203,7 +203,7 @@ def make_display_class():
 
 def brightness_adjustable(cfg):
     """Whether the device's display could dim: the ST7789 is given no brightness command, so
-    it needs its backlight pin; the SSD1306 dims by command (0x81, companion/hwpico.py)."""
+    it needs its backlight pin; the SSD1306 dims by command (0x81, companion/board/hwpico.py)."""
     return cfg["display"] != "st7789" or "backlight" in cfg["display_pins"]
 
 

@@ -225,7 +225,7 @@ def test_a_scaled_group_scales_its_tiles_and_places_its_shapes():
 
 
 def test_text_at_scale_1_and_2_is_the_font():
-    from companion.textlabel import Label
+    from companion.screen.textlabel import Label
 
     panel, drv = colour_display(40, 30)
     root = displayio.Group()

@@ -8,7 +8,7 @@ import gc
 import scenes
 from fbdisplay import FramebufferDisplay, Pens16, mono_pen
 
-from companion import display as displays
+from companion.screen import display as displays
 
 
 class Panel:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import mpboard  # noqa: E402
 
-COMPANION = ("__init__.py", "display.py", "textlabel.py", "ui.py", "core/__init__.py",
-             "core/text.py")
+COMPANION = ("__init__.py", "screen/__init__.py", "screen/display.py", "screen/textlabel.py",
+             "screen/ui.py", "screen/text.py")
 RENDER = ("mp_shots.py", "scenes.py", "mp_rules.py")
 
 RULES = r"""
@@ -54,7 +54,7 @@ FIGURES = r"""
 import gc, time
 import terminalio
 import mp_shots
-from companion.ui import ListMenu, TitleBar
+from companion.screen.ui import ListMenu, TitleBar
 
 def screen(kind, w, h):
     panel, d = mp_shots.display(kind, w, h)
@@ -123,7 +123,7 @@ def run(uf2, mpy, script):
             for name in RENDER:
                 copies += ["cp", str(HERE / name), ":" + name, "+"]
             made = mpremote(port, "mkdir", ":lib", "+", "mkdir", ":lib/companion", "+",
-                            "mkdir", ":lib/companion/core", "+", *copies[:-1])
+                            "mkdir", ":lib/companion/screen", "+", *copies[:-1])
             if made.returncode:
                 raise SystemExit(made.stdout + made.stderr)
             out = mpremote(port, "exec", script)

@@ -3,7 +3,7 @@
 tests/test_mp_render.py builds each scene twice: on CPython over the simulator's display
 (Blinka's displayio, what `lunchbox sim` shows) and on MicroPython's WebAssembly port over
 firmware/mplib (fbdisplay.FramebufferDisplay on an in-memory panel), and compares the two
-pictures pixel for pixel. A scene gets a companion.display ColorDisplay or MonoDisplay and
+pictures pixel for pixel. A scene gets a companion.screen.display ColorDisplay or MonoDisplay and
 leaves on it what is to be compared; the app's buttons are pressed as the board's are
 (press and release, the app's step after each), on a clock that moves only when told.
 """
@@ -40,19 +40,19 @@ class Supply:
 
 def make_app(d, supply=None, game=None):
     """The app at its main menu on ``d`` (``game``: in the game's own VM, as the board
-    starts a game: companion/launch.py), over an erased nvm, its dice seeded the same on
+    starts a game: companion/app/launch.py), over an erased nvm, its dice seeded the same on
     both interpreters (Hardware.seed takes os.urandom on a board)."""
-    from companion.app import App
-    from companion.core.store import Store
-    from companion.hwbase import Hardware
+    from companion.app.loop import App
+    from companion.board.hwbase import Hardware
+    from companion.store.store import Store
 
     nvm = bytearray(b"\xff" * 4096)
     hw = Hardware(d, Buttons(), Clock(), nvm, {"profile": "render-test"}, supply=supply)
     hw.seed = lambda: 20240601
     if game is None:
-        from companion.menu import start
+        from companion.app.menu import start
     else:
-        from companion.main import _start_game as start
+        from companion.app.main import _start_game as start
 
         hw.launched = game
     app = App(hw, Store(nvm), start, resume=False)
@@ -127,7 +127,7 @@ def toast(d):
 
 
 def dialog(d):
-    from companion.screens import ConfirmDialog
+    from companion.screen.screens import ConfirmDialog
 
     app = make_app(d)
     app.push(ConfirmDialog(app, "Resume game?", "Space Lunch", lambda: None, lambda: None,
@@ -155,7 +155,7 @@ def gauge_low(d):
 
 
 def crash(d):
-    from companion.crash import show_crash
+    from companion.app.crash import show_crash
 
     show_crash(d, "ValueError: a long message that wraps onto the lines below the bar")
 
@@ -196,7 +196,7 @@ def build(name, d):
     """Scene ``name`` on ``d``, from a clean start (the title bar's class-wide gauge, top bar
     and clock are an app's: a scene without an app must not see another scene's); returns
     what drives it (the app, or the widget), to be kept while the scene is looked at."""
-    from companion.ui import TitleBar
+    from companion.screen.ui import TitleBar
 
     TitleBar.gauge = TitleBar.top = TitleBar.clock = None
     return globals()[name](d)

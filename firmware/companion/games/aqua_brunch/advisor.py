@@ -6,7 +6,7 @@ expected strength after receiving an unknown card (shared_rules.aqua_brunch.rule
 first.
 """
 
-from companion.counters import Counter, LinesScreen, tenths
+from companion.screen.counters import Counter, LinesScreen, tenths
 from shared_rules.aqua_brunch.rules import CARDS, LABELS, pass_advice
 
 WALRUS = 4

@@ -7,10 +7,10 @@ prev/next cycle the card, OK goes on to the next slot (and stops after the third
 The hand is saved as the current game, so it survives a power cut.
 """
 
-from companion.core.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
-from companion.game import GameScreen
-from companion.screens import ListScreen
-from companion.ui import ListMenu, TitleBar
+from companion.app.buttons import BACK, LONG, NEXT, OK, PREV, UNDO
+from companion.screen.game import GameScreen
+from companion.screen.screens import ListScreen
+from companion.screen.ui import ListMenu, TitleBar
 
 from .calc_state import AQUA_VALUES, CLEAR, CYCLE, SLOTS, TOGGLE, AquaCalc
 

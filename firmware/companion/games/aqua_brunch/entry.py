@@ -1,7 +1,7 @@
 """Aqua Brunch's menu entry: Scoreboard / Strength / Pass advisor (aqua_advisor.py, loaded
 only when chosen: each of the two modules stays small to compile on a Pico)."""
 
-from companion.pickers import Chooser, saved
+from companion.screen.pickers import Chooser, saved
 
 SCORE_ID = "aqua_score"
 CALC_ID = "aqua_calc"  # its row in about.json: the calculator opened from this list
@@ -10,7 +10,7 @@ CALC_ID = "aqua_calc"  # its row in about.json: the calculator opened from this 
 def open_game(app, game_id, payload=None):
     """Open the scoreboard or the calculator through the menu, so their modules are noted as
     theirs (and unloaded when another game opens) and this list's are unloaded."""
-    from companion.loader import open_game as menu_open
+    from companion.app.loader import open_game as menu_open
 
     menu_open(app, game_id, payload)
 

@@ -9,8 +9,8 @@ strengths and what each took. Six rounds, then the winner with the own-colour ti
 A long Back undoes one entry at a time.
 """
 
-from companion.tally import TallyScreen, ask_players, resumed
-from companion.ui import TitleBar
+from companion.screen.tally import TallyScreen, ask_players, resumed
+from companion.screen.ui import TitleBar
 from shared_rules.aqua_brunch.rules import AQUA_VALUES, FOOD_VALUES, LABELS
 from shared_rules.aqua_brunch.score import (
     AQUA,

@@ -12,7 +12,7 @@ next action.
 import displayio
 from bitmaptools import fill_region as fill
 
-from companion.ui import rect
+from companion.screen.ui import rect
 
 # palette entries
 _BG = 0

@@ -8,11 +8,11 @@ or the players, who type them in). "Start" is selected first: the usual match is
 # match starts (play), once the setup screen is gone, and the computer's search only when a
 # computer plays. The main menu unloads all of it (loader.forget_other_games) when another game
 # opens; this module itself is let go once the match runs (_forget_setup).
-from companion.core.buttons import LONG, OK
-from companion.core.records import (
+from companion.app.buttons import LONG, OK
+from companion.screen.screens import ItemPicker, ListScreen, NumberPicker
+from companion.store.records import (
     COMPUTER_LEVELS as LEVELS,  # the one list: records name the computer
 )
-from companion.screens import ItemPicker, ListScreen, NumberPicker
 
 GAME_ID = "lets_do_lunch"
 # params 3 and 4 keep who plays (computer: 0 none, level + 4 * seat; typed); records saved
@@ -79,7 +79,7 @@ def _load_ai():
 def _forget_games():
     """The registry is needed only to make or read the game: on the device, let it go (its
     ~4 KB)."""
-    from companion.unload import forget
+    from companion.app.unload import forget
 
     forget("shared_rules.games")
 
@@ -118,7 +118,7 @@ def _carry_on(store, game):
 def _forget_setup():
     """The setup's code is not needed while the match runs (the end dialog's "New game"
     imports it again): on the device, let it go (~3 KB of heap)."""
-    from companion.unload import forget
+    from companion.app.unload import forget
 
     forget(__name__)
 

@@ -7,7 +7,7 @@ last man is announced, eaten cannibals stay as crosses until a person acts. Undo
 the last human decision, the computer's own steps with it.
 """
 
-from companion.core.buttons import ticks_diff
+from companion.app.buttons import ticks_diff
 from shared_rules.lets_do_lunch.rules import PLACE, START, eat, roll_action, roll_dice, roll_outcome
 from shared_rules.protocol import CHANCE, TABLE, TERMINAL
 
@@ -127,8 +127,8 @@ class Moves:
             hw = self.app.hw
             t = hw.clock()
             action = choose(self.m, self.setup.level, self.rng)
-            if getattr(hw, "trace", 0):  # the move's own time, for the lane (companion/trace.py)
-                from companion.trace import span
+            if getattr(hw, "trace", 0):  # the move's own time, for the lane (app/trace.py)
+                from companion.app.trace import span
 
                 span("move", ticks_diff(hw.clock(), t))
             self._place(action % 10)

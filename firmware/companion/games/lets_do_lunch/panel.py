@@ -5,9 +5,9 @@ metrics beside the board, so it fits both the 240x135 colour and the 128x64 mono
 import displayio
 import terminalio
 
-from companion.core.text import fit, wrap
-from companion.textlabel import Label
-from companion.ui import text
+from companion.screen.text import fit, wrap
+from companion.screen.textlabel import Label
+from companion.screen.ui import text
 from shared_rules.lets_do_lunch.rules import START
 
 from .turn import dice_line
@@ -24,7 +24,7 @@ ENDED = 7  # a game is over: OK keeps its record and starts the next one
 
 
 class Panel:
-    """Three labels (companion.textlabel: one TileGrid a line): the name, the dice and the
+    """Three labels (companion.screen.textlabel: one TileGrid a line): the name, the dice and the
     words as one block of lines, the footer in the small font."""
 
     def __init__(self, d, left, sheet, palette, cell, piece_tiles):

@@ -13,8 +13,8 @@ the panel says it is thinking. Prev/next (while not placing) open the match figu
 long Back) goes back to the last human decision, the computer's steps with it.
 """
 
-from companion.core.buttons import BACK, LONG, NEXT, OK, PREV, ticks_diff
-from companion.game import GameScreen
+from companion.app.buttons import BACK, LONG, NEXT, OK, PREV, ticks_diff
+from companion.screen.game import GameScreen
 from shared_rules.lets_do_lunch.rules import ANNOUNCED, FORGOT, PLACE
 from shared_rules.protocol import CHANCE
 

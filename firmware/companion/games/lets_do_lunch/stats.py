@@ -4,7 +4,7 @@ in integers: shared_rules.lets_do_lunch.fair). The match screen shows these page
 the board, on its own labels (no screen on top: the board's moment is the heap's tightest).
 """
 
-from companion.core.text import wrap
+from companion.screen.text import wrap
 from shared_rules.lets_do_lunch.fair import chi_text, rows, tenths, total, verdict
 
 LINES = 4

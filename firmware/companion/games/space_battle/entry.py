@@ -14,10 +14,10 @@ named or picked at random (first_player.pick.TablePick, loaded only then).
 """
 
 import shared_rules.space_battle.rules  # noqa: F401 - serve check; here: unloaded with us
-from companion.core.text import count
-from companion.counters import Counter, LinesScreen
-from companion.pickers import Chooser, Number, saved
-from companion.tally import TallyScreen, ask_players, resume, resumed
+from companion.screen.counters import Counter, LinesScreen
+from companion.screen.pickers import Chooser, Number, saved
+from companion.screen.tally import TallyScreen, ask_players, resume, resumed
+from companion.screen.text import count
 from shared_rules.space_battle.race import (
     FLAVORS,
     FLAVOUR,

@@ -8,9 +8,9 @@ same list) answers yes or no with the reason, over the tops entered so far.
 """
 
 import shared_rules.space_days.legal  # noqa: F401 - "Can I play here?"; here: unloaded with us
-from companion.core.text import count, wrap
-from companion.pickers import Chooser, Number, saved
-from companion.tally import TallyScreen, ask_players, resume, resumed
+from companion.screen.pickers import Chooser, Number, saved
+from companion.screen.tally import TallyScreen, ask_players, resume, resumed
+from companion.screen.text import count, wrap
 from shared_rules.space_days.cards import (
     DEFAULT_COUNTS,
     KINDS,

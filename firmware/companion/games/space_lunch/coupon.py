@@ -84,7 +84,7 @@ class Coupons:
         kind, first, paid = self.coupon
         cells = V.kind_cells(self.e, kind, first, paid)
         c = cells[self.sel % len(cells)] if cells else -1
-        # titles: the longest phrasing that fits (core.text.fit); the cursor marks the card
+        # titles: the longest phrasing that fits (screen.text.fit); the cursor marks the card
         g = self.e.grid
         if kind == "jelly":
             if first >= 0:

@@ -9,9 +9,9 @@ returns it (three or more returned: that action may follow, free).
 
 import displayio
 
-from companion.core.buttons import NEXT, OK, PREV
-from companion.core.text import count
-from companion.ui import text
+from companion.app.buttons import NEXT, OK, PREV
+from companion.screen.text import count
+from companion.screen.ui import text
 from shared_rules.space_lunch.actions import RETURN, where
 
 from . import view as V

@@ -15,7 +15,7 @@ game's state (docs/space-lunch.md, "On the device"):
 A long Back (or the fifth button) undoes one step at a time (GameScreen).
 """
 
-from companion.screens import ListScreen
+from companion.screen.screens import ListScreen
 from shared_rules import games
 from shared_rules.space_lunch.actions import DIFFICULTIES
 
@@ -80,7 +80,7 @@ def _let_go(name=__name__):
     a new game, which imports it again (loader.open_game), so on the device it leaves the heap
     to the game. The function running now keeps it until it returns. (On a PC nothing is
     let go: tests set DEAL_SEED here.)"""
-    from companion.unload import forget
+    from companion.app.unload import forget
 
     forget(name)
 

@@ -9,7 +9,7 @@ shapes (ui.rect), each with its own one-colour palette.
 
 import displayio
 
-from companion.ui import rect, show, text
+from companion.screen.ui import rect, show, text
 
 # Twelve foods, twelve colours far apart (and the number on each in black or white).
 FOOD_COLORS = (0xE6194B, 0x3CB44B, 0xFFE119, 0x4363D8, 0xF58231, 0x911EB4,

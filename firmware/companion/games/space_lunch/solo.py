@@ -5,8 +5,8 @@ advice and no threat warning, in words or on the LEDs."""
 
 import displayio
 
-from companion.core.text import count
-from companion.ui import text
+from companion.screen.text import count
+from companion.screen.ui import text
 from shared_rules.space_lunch.actions import AUTOMA_SEAT, decode, where
 
 from . import view as V
@@ -124,7 +124,7 @@ class SoloScreen(SpaceLunchScreen):
         elif self._automa_turn():
             c = e.automa_cell()
             at, food = where(c), e.grid[c]
-            # the longest phrasing that fits (core.text.fit); the grid marks the card
+            # the longest phrasing that fits (screen.text.fit); the grid marks the card
             title = ("Automa: {} ({})".format(at, food), "Automa: " + at,
                      "Automa takes the {}".format(food))
             # (the colour display's line: 39 cells, the longest place is 13)

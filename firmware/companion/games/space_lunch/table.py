@@ -3,10 +3,10 @@ wheel, the top and bottom lines, and the buttons (the cursor over the cards that
 the coupon cursor, card entry). Subclasses draw the rest (space_lunch_solo, space_lunch_duel).
 """
 
-from companion.core.buttons import BACK, LONG, NEXT, OK, PREV
-from companion.core.text import fit
-from companion.game import GameScreen, leave
-from companion.ui import TitleBar, text
+from companion.app.buttons import BACK, LONG, NEXT, OK, PREV
+from companion.screen.game import GameScreen, leave
+from companion.screen.text import fit
+from companion.screen.ui import TitleBar, text
 from shared_rules.space_lunch.actions import AUTOMA, TAKE, decode, where
 
 from . import view as V
@@ -222,7 +222,7 @@ class SpaceLunchScreen(Coupons, GameScreen):
         heap is fullest. The end stays saved and the record is kept once, as GameScreen
         does; OK is the same game again (entry.again), Back the menu, a long Back still
         undoes."""
-        from companion.keeping import keep_record
+        from companion.app.keeping import keep_record
 
         self.save()
         keep_record(self.app, self.game.to_bytes(), getattr(self, "resumed_end", False))

@@ -4,8 +4,8 @@ only once "Pick at random" is chosen. This module is loaded only while the list 
 (entry.who_starts) and let go before the game's screen is built: a Pico builds that screen
 next, with little to spare."""
 
-from companion.core.buttons import BACK, LONG
-from companion.screens import ListScreen
+from companion.app.buttons import BACK, LONG
+from companion.screen.screens import ListScreen
 
 
 class FirstPlayer(ListScreen):

@@ -1,7 +1,7 @@
 """Counter's screens: one list, "Add 1" to "Add 3", under whose turn it is and the total.
 ``open(app, payload)`` is what the loader calls (payload: the saved game to carry on)."""
 
-from companion.tally import TallyScreen, resumed
+from companion.screen.tally import TallyScreen, resumed
 from shared_rules.counter.game import CounterGame
 
 
