@@ -87,18 +87,25 @@ def _pins(profile):
     return buttons, display
 
 
-def drive_files(profile_name, mpy=True, trace=True, hold=0, extra=None, files=None):
-    """The CIRCUITPY file set as `lunchbox sync` builds it (drive path -> bytes), with the
-    trace switched on in settings.toml; ``files`` (drive path -> bytes) put over it, after
-    the compile (a bench's own code.py)."""
-    profile = profiles.load_profile(profile_name)
-    settings = fileset.merge_settings(b"", profiles.render_settings(profile))
+def traced(settings, trace=True, hold=0, extra=None):
+    """settings.toml's bytes with the lane's lines: the trace on (LUNCHBOX_TRACE), ``hold``
+    bytes held back from the start, and ``extra`` lines; both runtimes' lanes take these."""
     if trace:
         settings += b"LUNCHBOX_TRACE = 1\n"
         if hold:
             settings += "LUNCHBOX_TRACE_HOLD = {}\n".format(hold).encode()
     for line in extra or ():
         settings += line.encode() + b"\n"
+    return settings
+
+
+def drive_files(profile_name, mpy=True, trace=True, hold=0, extra=None, files=None):
+    """The CIRCUITPY file set as `lunchbox sync` builds it (drive path -> bytes), with the
+    trace switched on in settings.toml; ``files`` (drive path -> bytes) put over it, after
+    the compile (a bench's own code.py)."""
+    profile = profiles.load_profile(profile_name)
+    settings = traced(fileset.merge_settings(b"", profiles.render_settings(profile)), trace,
+                      hold, extra)
     built = fileset.build(profile, settings)
     if mpy:
         built = mpycross.compile_files(mpycross.find(str(MPY_CROSS)), built)

@@ -45,13 +45,9 @@ def board_files(profile_name, mpy=True, trace=True, hold=0, extra=None, files=No
     settings.toml as the CircuitPython lane does; ``files`` put over the set (compiled with
     it); ``bare``: only ``files`` and settings.toml (a test's own main.py, no firmware)."""
     profile = profiles.load_profile(profile_name)
-    settings = mpfiles.settings_for(profile)
-    if trace:
-        settings += b"LUNCHBOX_TRACE = 1\n"
-        if hold:
-            settings += "LUNCHBOX_TRACE_HOLD = {}\n".format(hold).encode()
-    for line in extra or ():
-        settings += line.encode() + b"\n"
+    from cplane import traced  # (cplane imports this module where a profile is MicroPython's)
+
+    settings = traced(mpfiles.settings_for(profile), trace, hold, extra)
     if bare:
         return profile, dict(files or {}, **{"settings.toml": settings})
     return profile, mpfiles.board_files(profile, mpy=mpy, files=files, settings=settings)

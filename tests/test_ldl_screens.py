@@ -170,7 +170,7 @@ def to_computers_placement(box):
     for _ in range(60):
         box.settle()
         s = box.top
-        if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("c"):
+        if s.mode == HOLD and s.is_computer(s.held) and s.note.startswith("row "):
             return s
         box.press(OK)
     raise AssertionError("the computer never placed")
@@ -185,7 +185,9 @@ def test_computer_shows_its_move_and_waits_for_ok(profile):
         acts = s.game.actions()
         placed = [a for a in acts if 31 <= a <= 97][-1]
         t = shown(box)
-        assert "Computer" in t and "c{} r{}".format(placed // 10, placed % 10) in t
+        # the row in words; the column is the dice's sum on the line above it
+        assert "Computer" in t and "row {}".format(placed % 10) in t
+        assert "= {}".format(placed // 10) in t
         n = len(acts)
         box.wait(5000)
         assert s.mode == HOLD and len(s.game.actions()) == n  # it waits for the table

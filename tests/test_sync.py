@@ -880,3 +880,35 @@ def test_fileset_ships_only_reached_library_modules(tmp_path):
     write(own["code.py"], "import fancy\n")
     got = fileset.reachable_library_files(["fancy", "helper", "lonely"], own, find_spec)
     assert sorted(got) == ["lib/fancy/__init__.py", "lib/fancy/core.py", "lib/helper.py"]
+
+
+def test_a_backup_that_cannot_be_written_says_so_and_writes_nothing(tmp_path):
+    """The copy kept before sync replaces a user's file: where it cannot be written (here its
+    folder would be under a file), one clear message naming what, and nothing half-kept;
+    CIRCUITPY's copy and a MicroPython board's take the same path (sync.keep_copies)."""
+    from lunchbox.device import mpsync
+
+    drive = tmp_path / "CIRCUITPY"
+    (drive / "lib").mkdir(parents=True)
+    (drive / "lib" / "mine.py").write_text("X = 1\n")
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    with pytest.raises(LunchboxError, match=r"cannot keep a copy of your changed files in .*"
+                                            r"nothing was written") as e:
+        sync.back_up(str(drive), ["lib/mine.py"], base=str(blocked / "backups"))
+    assert "LUNCHBOX_DATA" in e.value.hint
+
+    class Board:
+        def read(self, path, what):
+            return b"main = 1\n" if path == "/main.py" else None
+
+    with pytest.raises(LunchboxError, match=r"the board's main.py, gone.py in .*nothing was "
+                                            r"written"):
+        mpsync.back_up(Board(), ["main.py", "gone.py"], "e661", base=str(blocked / "backups"))
+    # where it can: the files there, the missing one left out, a second copy beside the first
+    ok = tmp_path / "backups"
+    first = mpsync.back_up(Board(), ["main.py", "gone.py"], "e661", base=str(ok))
+    second = mpsync.back_up(Board(), ["main.py"], "e661", base=str(ok))
+    assert first != second and os.path.basename(first).startswith("e661-")
+    assert (Path(first) / "main.py").read_bytes() == b"main = 1\n"
+    assert not (Path(first) / "gone.py").exists()

@@ -47,8 +47,8 @@ def test_cursor_steps_over_free_rows_and_wraps():
 
 
 def test_move_words():
-    assert move_words(7, 4, 2) == "c7 r4, eats 2"
-    assert move_words(3, 1, 0) == "c3 r1"
+    assert move_words(7, 4, 2) == "row 4, eats 2"
+    assert move_words(3, 1, 0) == "row 1"
 
 
 def test_dice_picker():

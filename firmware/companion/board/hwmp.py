@@ -16,9 +16,11 @@ SETTINGS = "/settings.toml"
 # MicroPython collects only when the heap is full: until then each import's short-lived
 # objects sit between its code, all the way up the heap, and the collect leaves the code
 # scattered in small holes (a game's first screen then found 97 KB free but no 4.6 KB piece
-# to load into). Collecting after every 16 KB allocated keeps what stays packed low (after
-# every 32 KB, Let's Do Lunch on the Display Pack still found no 2.9 KB piece in 76 KB).
-GC_EVERY = 16 * 1024
+# to load into). Collecting after every 12 KB allocated keeps what stays packed low (after
+# every 32 KB, Let's Do Lunch on the Display Pack still found no 2.9 KB piece in 76 KB; after
+# every 16 KB, once the firmware's folders cost 1.3 KB, a Space Lunch save found no 1,148 B
+# piece for its file in 11 KB). The cost is time (docs/firmware.md, "On MicroPython").
+GC_EVERY = 12 * 1024
 # PicoGraphics' rotations for CircuitPython's (the profile's): the same picture, the buttons
 # beside it. Pimoroni's ST7789 driver (drivers/st7789/st7789.cpp) sets up the 240x135 panel
 # with MADCTL 0x70 and row 53 at its ROTATE_0, which is hwpico's rotation 270 (MX|MV|ML, rowstart

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import LunchboxError
 from ..hardware import profiles
-from . import fileset
+from . import fileset, mpycross
 
 REPO_ROOT = fileset.REPO_ROOT
 MAIN = "main.py"  # MicroPython runs it by name, as .py
@@ -112,25 +112,10 @@ def compile_files(tool, files):
     out = {rel: data for rel, data in files.items() if rel not in todo}
     with tempfile.TemporaryDirectory(prefix="lunchbox-mpy-") as tmp:
         for rel in todo:
-            src = Path(tmp) / "src" / rel
-            dst = Path(tmp) / "mpy" / (rel[:-3] + ".mpy")
-            src.parent.mkdir(parents=True, exist_ok=True)
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            src.write_bytes(files[rel])
-            # -s: the name tracebacks show (the path on the board, not the temp folder); -O3:
-            # no line-number tables (heap, above)
-            try:
-                proc = subprocess.run([tool, "-O3", "-o", str(dst), "-s", rel, str(src)],
-                                      capture_output=True, text=True, timeout=TIMEOUT)
-            except (OSError, subprocess.SubprocessError) as e:
-                raise LunchboxError("mpy-cross did not run on {}: {}".format(rel, e),
-                                    hint=HINT) from None
-            if proc.returncode != 0 or not dst.is_file():
-                msg = (proc.stderr or proc.stdout or "").strip().splitlines()
-                raise LunchboxError("mpy-cross could not compile {}: {}".format(
-                    rel, msg[-1] if msg else "exit status {}".format(proc.returncode)),
-                    hint="fix that file (it must also run as .py on MicroPython)")
-            data = dst.read_bytes()
+            # -O3: no line-number tables (heap, above)
+            data = mpycross.compile_one(
+                [tool, "-O3"], rel, files[rel], tmp, HINT,
+                "fix that file (it must also run as .py on MicroPython)")
             if data[:2] != MPY_VERSION:
                 raise LunchboxError("{} from {} is not a MicroPython .mpy v6 (it starts with "
                                     "{!r})".format(rel[:-3] + ".mpy", tool, data[:2]), hint=HINT)

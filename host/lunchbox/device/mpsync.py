@@ -135,29 +135,9 @@ def _manifest_bytes(files, meta, pending=None):
 
 def back_up(board, rels, label, base=None):
     """Copy the board's ``rels`` to a new dated folder on the host; returns its path."""
-    base = base or os.path.join(sync.data_dir(), "backups")
-    folder = os.path.join(base, "{}-{}".format(label, time.strftime("%Y%m%d-%H%M%S")))
-    n = 1
-    while os.path.lexists(folder):
-        n += 1
-        folder = os.path.join(base, "{}-{}-{}".format(label, time.strftime("%Y%m%d-%H%M%S"),
-                                                      n))
-    try:
-        for rel in rels:
-            data = board.read("/" + rel, "keeping a copy of {}".format(rel))
-            if data is None:
-                continue
-            dest = os.path.join(folder, *rel.split("/"))
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            with open(dest, "xb") as f:
-                f.write(data)
-    except OSError as e:
-        raise LunchboxError(
-            "cannot keep a copy of the board's {} in {}: {}; nothing was written".format(
-                ", ".join(rels[:3]), folder, e.strerror or e),
-            hint="free some space in your home folder (or set LUNCHBOX_DATA to a writable "
-                 "folder), then sync again") from None
-    return folder
+    return sync.keep_copies(
+        rels, lambda rel: board.read("/" + rel, "keeping a copy of {}".format(rel)), label,
+        "the board's {}".format(", ".join(rels[:3])), base)
 
 
 def apply(board, files, p, manifest, meta, label, progress=None):

@@ -215,6 +215,32 @@ def check_version(tool, board_version):
                 board_version[0]))
 
 
+def compile_one(tool, rel, source, tmp, hint, fix, run=subprocess.run):
+    """The .mpy bytes of ``source`` (the file ``rel``), compiled in the folder ``tmp`` by
+    ``tool`` (mpy-cross and its options, a list); a LunchboxError when the compiler does not
+    run (``hint``), takes over TIMEOUT or refuses the file (``fix``). CircuitPython's sync
+    and MicroPython's (mpfiles.py) both compile through here."""
+    src = Path(tmp) / "src" / rel
+    dst = Path(tmp) / "mpy" / (rel[:-3] + ".mpy")
+    src.parent.mkdir(parents=True, exist_ok=True)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    src.write_bytes(source)
+    try:
+        # -s: the name tracebacks show (the path on the board, not the temp folder)
+        proc = run(tool + ["-o", str(dst), "-s", rel, str(src)], capture_output=True, text=True,
+                   timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise LunchboxError("mpy-cross took over {} s on {}".format(TIMEOUT, rel),
+                            hint=hint) from None
+    except OSError as e:
+        raise LunchboxError("mpy-cross did not run on {}: {}".format(rel, e), hint=hint) from None
+    if proc.returncode != 0 or not dst.is_file():
+        msg = (proc.stderr or proc.stdout or "").strip().splitlines()
+        raise LunchboxError("mpy-cross could not compile {}: {}".format(
+            rel, msg[-1] if msg else "exit status {}".format(proc.returncode)), hint=fix)
+    return dst.read_bytes()
+
+
 def compile_files(tool, files, workdir=None, run=subprocess.run, progress=None):
     """``files``: drive path -> bytes (the sync file set). Returns a new dict where every
     ``.py`` but boot.py and code.py is replaced by its ``.mpy`` (same folder, same name),
@@ -224,28 +250,9 @@ def compile_files(tool, files, workdir=None, run=subprocess.run, progress=None):
     out = dict((rel, data) for rel, data in files.items() if rel not in todo)
     with tempfile.TemporaryDirectory(prefix="lunchbox-mpy-", dir=workdir) as tmp:
         for i, rel in enumerate(todo):
-            src = Path(tmp) / "src" / rel
-            dst = Path(tmp) / "mpy" / (rel[:-3] + ".mpy")
-            src.parent.mkdir(parents=True, exist_ok=True)
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            src.write_bytes(files[rel])
-            # -s: the name tracebacks show (the path on the drive, not the temp folder)
-            cmd = [tool.path, "-o", str(dst), "-s", rel, str(src)]
-            try:
-                proc = run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                raise LunchboxError("mpy-cross took over {} s on {}".format(TIMEOUT, rel),
-                                    hint=HINT) from None
-            except OSError as e:
-                raise LunchboxError("mpy-cross did not run on {}: {}".format(rel, e),
-                                    hint=HINT) from None
-            if proc.returncode != 0 or not dst.is_file():
-                msg = (proc.stderr or proc.stdout or "").strip().splitlines()
-                raise LunchboxError("mpy-cross could not compile {}: {}".format(
-                    rel, msg[-1] if msg else "exit status {}".format(proc.returncode)),
-                    hint="fix that file (it must also run as .py), or sync without "
-                         "--mpy-cross")
-            data = dst.read_bytes()
+            data = compile_one(
+                [tool.path], rel, files[rel], tmp, HINT,
+                "fix that file (it must also run as .py), or sync without --mpy-cross", run)
             if tool.header:
                 # MicroPython's compiler: the same bytes as CircuitPython's but the first
                 # (tests/test_mpycross.py compares every module)

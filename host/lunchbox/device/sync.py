@@ -612,9 +612,17 @@ def data_dir():
 
 def back_up(drive, rels, base=None):
     """Copy the drive's ``rels`` into a new dated folder on the host; returns its path."""
+    label = os.path.basename(os.path.abspath(drive).rstrip("/\\")) or "drive"
+    return keep_copies(rels, lambda rel: read_file(os.path.join(drive, *rel.split("/"))),
+                       label, "your changed files", base)
+
+
+def keep_copies(rels, read, label, what, base=None):
+    """``read(rel)`` (bytes, or None: not there) of each of ``rels`` into a new folder
+    ``<label>-<date>`` under ``base`` (the user data folder's backups/); returns its path. A
+    copy that cannot be written is a LunchboxError naming ``what``: nothing was written."""
     base = base or os.path.join(data_dir(), "backups")
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    label = os.path.basename(os.path.abspath(drive).rstrip("/\\")) or "drive"
     folder = os.path.join(base, "{}-{}".format(label, stamp))
     n = 1
     while os.path.lexists(folder):
@@ -622,7 +630,7 @@ def back_up(drive, rels, base=None):
         folder = os.path.join(base, "{}-{}-{}".format(label, stamp, n))
     try:
         for rel in rels:
-            data = read_file(os.path.join(drive, *rel.split("/")))
+            data = read(rel)
             if data is None:
                 continue
             dest = os.path.join(folder, *rel.split("/"))
@@ -631,8 +639,8 @@ def back_up(drive, rels, base=None):
                 f.write(data)
     except OSError as e:
         raise LunchboxError(
-            "cannot keep a copy of your changed files in {}: {}; nothing was written".format(
-                folder, e.strerror or e),
+            "cannot keep a copy of {} in {}: {}; nothing was written".format(
+                what, folder, e.strerror or e),
             hint="free some space in your home folder (or set LUNCHBOX_DATA to a writable "
                  "folder), then sync again") from None
     return folder

@@ -23,6 +23,7 @@ import zlib
 
 from ..device import mpboard
 from . import gamerec
+from .pull import keep
 
 FOLDER = "/data/rec"
 MAGIC = b"LBR1"  # one record a file
@@ -153,13 +154,7 @@ def pull_board(board, db, progress=None, now=time.time, set_clock=True, batch=CO
             row = gamerec.summarize(seq, kind, payload, now())
             if bad:
                 row.update(status="corrupt", error=bad)
-            row["board_id"] = board_id
-            row["epoch"] = epoch
-            rows.append(row)
-            if row["status"] == "corrupt":
-                res.corrupt.append((seq, row["error"]))
-            elif row["status"] == "crash":
-                res.crashes += 1
+            keep(res, rows, row, board_id, epoch)
         done.append(path)
         if progress:
             progress(i + 1, total, "record {}".format(seq))

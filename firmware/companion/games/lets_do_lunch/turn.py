@@ -3,7 +3,7 @@
 - ``roll_words``: what a roll means, in words (a 1-2-3, a full column, a triple);
 - ``dice_line``: the dice and their column ("2 2 3 = 7");
 - ``start_row`` / ``step_row``: the placement cursor, over the free rows of the column only;
-- ``move_words``: the computer's placement as the table reads it ("c7 r4, eats 2");
+- ``move_words``: the computer's placement as the table reads it ("row 4, eats 2");
 - ``Dice``: three dice typed in, one picker each.
 """
 
@@ -67,8 +67,10 @@ def presses_to(free, start, target):
 
 
 def move_words(column, row, eaten):
-    """The computer's placement: "c7 r4" and ", eats 2" when it ate."""
-    s = "c{} r{}".format(column, row)
+    """The computer's placement, in a player's words: "row 4" (counted from the top; the
+    column is the dice's sum on the line above, and the board shows the piece) and ", eats 2"
+    when it ate. ``column`` is not said: "c7 r4" was a code to decode."""
+    s = "row {}".format(row)
     if eaten:
         s += ", eats {}".format(eaten)
     return s
