@@ -171,3 +171,16 @@ def summarize(seq, kind, raw, pulled_at):
         winners=[int(w) for w in game.winners()], scores=scores, actions=len(game.actions()),
     )
     return row
+
+
+def keep(res, rows, row, board_id, epoch):
+    """A record's row (summarize) for the database, from ``board_id``'s ``epoch``; counted in
+    ``res`` when it is corrupt or a crash (the link's pull, pull.py, and MicroPython's,
+    mppull.py)."""
+    row["board_id"] = board_id
+    row["epoch"] = epoch
+    rows.append(row)
+    if row["status"] == "corrupt":
+        res.corrupt.append((row["seq"], row["error"]))
+    elif row["status"] == "crash":
+        res.crashes += 1

@@ -23,7 +23,6 @@ import zlib
 
 from ..device import mpboard
 from . import gamerec
-from .pull import keep
 
 FOLDER = "/data/rec"
 MAGIC = b"LBR1"  # one record a file
@@ -154,7 +153,7 @@ def pull_board(board, db, progress=None, now=time.time, set_clock=True, batch=CO
             row = gamerec.summarize(seq, kind, payload, now())
             if bad:
                 row.update(status="corrupt", error=bad)
-            keep(res, rows, row, board_id, epoch)
+            gamerec.keep(res, rows, row, board_id, epoch)
         done.append(path)
         if progress:
             progress(i + 1, total, "record {}".format(seq))

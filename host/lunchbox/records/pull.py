@@ -63,7 +63,7 @@ def pull_board(link, db, progress=None, now=time.time, set_clock=True, batch=BAT
             if rkind != kind or len(payload) != n or gamerec.crc(payload) != crc:
                 raise LinkError("record {} changed while it was pulled".format(seq),
                                 "pull again")
-            keep(res, rows, gamerec.summarize(seq, kind, payload, now()), board, epoch)
+            gamerec.keep(res, rows, gamerec.summarize(seq, kind, payload, now()), board, epoch)
         if progress:
             progress(i + 1, total, "record {}".format(seq))
         if len(rows) >= batch or (i == total - 1):
@@ -209,14 +209,3 @@ def summary(device, res):
             seq, reason))
     return "\n".join(lines)
 
-
-def keep(res, rows, row, board_id, epoch):
-    """A record's row (gamerec.summarize) for the database, from ``board_id``'s ``epoch``;
-    counted in ``res`` when it is corrupt or a crash (the link's pull and MicroPython's)."""
-    row["board_id"] = board_id
-    row["epoch"] = epoch
-    rows.append(row)
-    if row["status"] == "corrupt":
-        res.corrupt.append((row["seq"], row["error"]))
-    elif row["status"] == "crash":
-        res.crashes += 1
