@@ -4,18 +4,7 @@ mounted (main.open_store): on the Display Pack's MicroPython every kilobyte of a
 counts (docs/firmware.md, "On MicroPython"). A failed append walks its batch again (imported
 again then)."""
 
-from .filelayout import (
-    BATCH_MAGIC,
-    BLOCK,
-    ENOSPC,
-    FRAME,
-    HEAD,
-    MSG_FULL,
-    REC_MAGIC,
-    RESERVE,
-    STATE_MAGIC,
-    unseal,
-)
+from . import filelayout as L  # (the layout, read as the store reads it)
 from .saveformat import MAX_ID_LEN, MSG_BLANK
 
 _WHAT = {"game": "game", "settings": "settings", "meta": "record counters"}
@@ -49,7 +38,7 @@ def mount(s):
         if name + ".lbs" not in names:
             continue
         blank = False
-        body = unseal(STATE_MAGIC, s._read(path))
+        body = L.unseal(L.STATE_MAGIC, s._read(path))
         if body is not None:
             try:
                 take(s, name, body)
@@ -84,9 +73,9 @@ def mount(s):
     s._other = [q for q in s._other if s._has(q)]
     if blank and s.status is None:
         s.status = MSG_BLANK
-    if s._free() - RESERVE < BLOCK:  # a record would be refused
+    if s._free() - L.RESERVE < L.BLOCK:  # a record would be refused
         s.full = True
-        s.status = MSG_FULL
+        s.status = L.MSG_FULL
 
 
 def take(s, name, body):
@@ -126,22 +115,22 @@ def walk(s, first, repair):
     with f:
         size = f.seek(0, 2)
         f.seek(0)
-        h = f.read(HEAD)
-        if h[:4] == REC_MAGIC:
+        h = f.read(L.HEAD)
+        if h[:4] == L.REC_MAGIC:
             if len(h) > 4:
                 s._kind(first, h[4])
             return [first, 1, size, False, 1]
         at = count = 0
         while at < size:
             f.seek(at)
-            h = f.read(HEAD) if at else h
+            h = f.read(L.HEAD) if at else h
             if (
-                len(h) < HEAD
-                or h[:4] != BATCH_MAGIC
+                len(h) < L.HEAD
+                or h[:4] != L.BATCH_MAGIC
                 or int.from_bytes(h[4:8], "big") != first + count
             ):
                 break
-            end = at + FRAME + int.from_bytes(h[9:11], "big")
+            end = at + L.FRAME + int.from_bytes(h[9:11], "big")
             if end > size:
                 break
             s._kind(first + count, h[8])
@@ -149,8 +138,8 @@ def walk(s, first, repair):
             count += 1
     if at == size and count:
         return [first, count, size, True, 2]
-    torn = size - at < HEAD or (
-        h[:4] == BATCH_MAGIC and int.from_bytes(h[4:8], "big") == first + count
+    torn = size - at < L.HEAD or (
+        h[:4] == L.BATCH_MAGIC and int.from_bytes(h[4:8], "big") == first + count
     )
     if count == 0 or not torn:
         if count == 0:
@@ -159,7 +148,7 @@ def walk(s, first, repair):
             return None
         s._note("record " + str(first + count))
         return [first, count, at, False, 2]
-    if size - at >= HEAD:  # its number was taken (the host may have seen the header)
+    if size - at >= L.HEAD:  # its number was taken (the host may have seen the header)
         s._next = max(s._next, first + count + 1)
     if repair:
         try:
@@ -179,7 +168,7 @@ def copy(s, path, n):
                 while n > 0:
                     chunk = src.read(min(n, 512))
                     if not chunk:
-                        raise OSError(ENOSPC)
+                        raise OSError(L.ENOSPC)
                     dst.write(chunk)
                     n -= len(chunk)
         s.fs.rename(tmp, path)
