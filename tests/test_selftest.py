@@ -105,7 +105,7 @@ def test_the_box_page_on_a_battery(profile, simulate, tmp_path):
 
 
 def test_the_box_figures(profile, simulate):
-    """core/boxcheck.readings, as the Box page and the link's CHECK give them."""
+    """settings/boxcheck.readings, as the Box page and the link's CHECK give them."""
     from companion.settings.boxcheck import encode, readings
     from lunchbox.sim.hw import SimSupply
 

@@ -86,7 +86,7 @@ def test_nearly_full_message_and_crashes_do_not_count_as_games():
 
 def test_a_full_store_warns_that_the_game_will_not_be_kept():
     """The nvm store pushes out the oldest record when full; the file store keeps what it has
-    and refuses the new one: the warning before a game says which (core/records.warning)."""
+    and refuses the new one: the warning before a game says which (store/records.warning)."""
     import test_filestore as fst
 
     from companion.store.filestore import FileStore

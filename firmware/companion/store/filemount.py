@@ -83,7 +83,7 @@ def take(s, name, body):
         n = body[0]
         if n < 1 or n > MAX_ID_LEN or len(body) < 1 + n:
             raise ValueError("game id")
-        s._game = (str(body[1 : 1 + n], "utf-8"), bytes(body[1 + n :]))
+        s._game = (str(body[1:1 + n], "utf-8"), bytes(body[1 + n:]))
     elif name == "settings":
         s._settings = bytes(body)
     else:
@@ -92,13 +92,13 @@ def take(s, name, body):
         k = body[8]
         other = []
         for i in range(k):
-            other.append(int.from_bytes(body[9 + 4 * i : 13 + 4 * i], "big"))
+            other.append(int.from_bytes(body[9 + 4 * i:13 + 4 * i], "big"))
         at = 9 + 4 * k
         if len(body) < at or s._next < 1:
             raise ValueError("meta")
         s._other = other
         if len(body) >= at + 4:
-            s._last = (int.from_bytes(body[at : at + 4], "big"), bytes(body[at + 4 :]))
+            s._last = (int.from_bytes(body[at:at + 4], "big"), bytes(body[at + 4:]))
 
 
 def walk(s, first, repair):
@@ -124,11 +124,8 @@ def walk(s, first, repair):
         while at < size:
             f.seek(at)
             h = f.read(L.HEAD) if at else h
-            if (
-                len(h) < L.HEAD
-                or h[:4] != L.BATCH_MAGIC
-                or int.from_bytes(h[4:8], "big") != first + count
-            ):
+            if (len(h) < L.HEAD or h[:4] != L.BATCH_MAGIC
+                    or int.from_bytes(h[4:8], "big") != first + count):
                 break
             end = at + L.FRAME + int.from_bytes(h[9:11], "big")
             if end > size:
@@ -138,9 +135,8 @@ def walk(s, first, repair):
             count += 1
     if at == size and count:
         return [first, count, size, True, 2]
-    torn = size - at < L.HEAD or (
-        h[:4] == L.BATCH_MAGIC and int.from_bytes(h[4:8], "big") == first + count
-    )
+    torn = size - at < L.HEAD or (h[:4] == L.BATCH_MAGIC
+                                  and int.from_bytes(h[4:8], "big") == first + count)
     if count == 0 or not torn:
         if count == 0:
             if s._set_aside(path, path[:-4] + ".bad"):

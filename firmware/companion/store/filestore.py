@@ -39,6 +39,7 @@ from .filelayout import (  # (the names others import from here too)
     REC_MAGIC,
     RESERVE,
     STATE_MAGIC,
+    seal,
     unseal,
 )
 from .saveformat import (
@@ -112,13 +113,9 @@ def frame(seq, kind, payload):
     return BATCH_MAGIC + body + crc32(body).to_bytes(4, "big")
 
 
-def seal(magic, body):
-    return magic + body + crc32(body).to_bytes(4, "big")
-
-
 class FileStore:
     # full, a record is refused (kept until a pull makes room), where the nvm Store pushes
-    # out the oldest: core/records.warning says which
+    # out the oldest: store/records.warning says which
     drops_oldest = False
 
     def __init__(self, root="/data", fs=None):

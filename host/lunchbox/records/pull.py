@@ -208,4 +208,3 @@ def summary(device, res):
         lines.append("  record {} is corrupt and was skipped ({}); its bytes are kept".format(
             seq, reason))
     return "\n".join(lines)
-
