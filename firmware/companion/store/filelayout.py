@@ -1,7 +1,6 @@
 """The store's files on littlefs, as both its halves read them (store/filestore.py writes and
-reads, store/filemount.py reads at the mount): magic numbers, a frame's sizes, a state file's
-seal and its check. The layout itself, the contract with `lunchbox pull`, is filestore.py's
-docstring."""
+reads, store/filemount.py reads at the mount): magic numbers, a frame's sizes, a sealed file's
+check. The layout itself, the contract with `lunchbox pull`, is filestore.py's docstring."""
 
 from shared_rules._compat import const
 
@@ -18,10 +17,6 @@ STATE_MAGIC = b"LBS1"
 RESERVE = const(24576)
 BLOCK = const(4096)  # littlefs's block on the Pico
 MSG_FULL = "Storage full - pull records with lunchbox pull"
-
-
-def seal(magic, body):
-    return magic + body + crc32(body).to_bytes(4, "big")
 
 
 def unseal(magic, data):

@@ -39,7 +39,6 @@ from .filelayout import (  # (the names others import from here too)
     REC_MAGIC,
     RESERVE,
     STATE_MAGIC,
-    seal,
     unseal,
 )
 from .saveformat import (
@@ -111,6 +110,10 @@ def frame(seq, kind, payload):
     """A record's frame in a batch file."""
     body = seq.to_bytes(4, "big") + bytes((kind,)) + len(payload).to_bytes(2, "big") + payload
     return BATCH_MAGIC + body + crc32(body).to_bytes(4, "big")
+
+
+def seal(magic, body):
+    return magic + body + crc32(body).to_bytes(4, "big")
 
 
 class FileStore:
